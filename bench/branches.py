@@ -31,7 +31,7 @@ from canon.errors import NotFound
 from canon.models import AsOf, Viewer
 from canon.proposals import FactContent, Ref
 from canon.storage import Database
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 
 SCENES = 300  # at least this many, so that the as-of point at scene 150 lies inside the story
 

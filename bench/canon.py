@@ -32,7 +32,8 @@ from canon.gate import Draft
 from canon.models import AsOf, Authority, Evidence, EvidenceKind, Viewer
 from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="GM", is_gm=True)
 

@@ -54,7 +54,9 @@ from bot.voice.extraction import (
     without_canon,
 )
 from bot.voice.prompts import extraction_reply_model
+from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, create_campaign
+from canon.date_reading import examples
 from canon.graph import fold
 from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology
@@ -68,7 +70,8 @@ from canon.proposals import (
 )
 from canon.storage import Database
 from config.settings import load_settings
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from memory.tokens import count_tokens
 
 NAME_MATCH = 90
@@ -250,6 +253,7 @@ async def run_scene(
         pieces,
         ontology=ontology,
         known_for=known_for,
+        dates=examples(CampaignCalendar()),  # the bench's worlds keep no calendar
         material_kind="transcript",
         campaign_id=None,
         purpose="bench_extraction",

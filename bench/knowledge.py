@@ -52,7 +52,8 @@ from canon.visibility import Knowing, view_hidden, visibility_of
 from memory.knowledge.retrieval.config import preset
 from memory.knowledge.retrieval.entities import EntityFinder
 from memory.leaks import card_secrets
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="GM", is_gm=True)
 CHARACTERS = 20

@@ -26,7 +26,8 @@ from bot.ops.ledger import SqlTokenLedger
 from bot.schema import database
 from canon import campaigns
 from canon.storage import Database, utc_now
-from memory.scenes import Actor, SceneService, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 
 GM = Actor(id=1, name="GM", is_gm=True)

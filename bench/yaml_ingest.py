@@ -134,7 +134,8 @@ async def dialogue(tmp: Path, repeat: int, lines: int = 1000) -> dict[str, Any]:
     from bot.app import build_canon
     from bot.services.dialogue_import import DialogueImportService
     from memory.dialogue import parse_dialogue
-    from memory.scenes import Actor, SceneService
+    from memory.scene_service import SceneService
+    from memory.scenes import Actor
     from memory.turn_log import TurnLog
 
     data = dialogue_text(lines).encode()

@@ -50,7 +50,7 @@ if TYPE_CHECKING:
     from bot.voice.service import VoiceService
     from bot.wiki.deps import WikiDeps
     from memory.chroma_client import Owner
-    from memory.scenes import SceneService
+    from memory.scene_service import SceneService
     from memory.turn_log import TurnLog
 
 log = logging.getLogger(__name__)
@@ -136,7 +136,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
     from bot.services.lore_service import LoreImportService
     from bot.services.proposal_service import ProposalService
     from bot.services.structured_import import StructuredImportService
-    from memory.scenes import SceneService
+    from memory.scene_service import SceneService
     from memory.turn_log import TurnLog
 
     settings.data_dir.mkdir(parents=True, exist_ok=True)

@@ -154,16 +154,18 @@ def _era(item: str) -> dict[str, Any] | None:
 
 
 def _era_parts(name: str, parts: list[str]) -> dict[str, Any] | None:
-    """Return the era a name and its parts say (an abbreviation, one span of years), or None."""
+    """Return the era a name and its parts say (its abbreviations, one span of years), or None."""
     era: dict[str, Any] = {"name": _name(name, era=True)}
     spans = [span for part in parts if (span := _span_words(part)) is not None]
     others = [part for part in parts if _span_words(part) is None]
-    if not era["name"] or len(spans) > 1 or len(others) > 1:
+    if not era["name"] or len(spans) > 1 or len(others) > 8:
         return None
-    if others and not re.fullmatch(r"[A-Za-z][A-Za-z.’']{0,11}", others[0]):
+    if any(not re.fullmatch(r"[A-Za-z][A-Za-z.’']{0,11}", other) for other in others):
         return None
     if others:
         era["abbreviation"] = others[0]
+    if others[1:]:
+        era["abbreviations"] = others[1:]
     for span in spans:
         era.update(span)
     return era

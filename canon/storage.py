@@ -19,12 +19,14 @@ import orjson
 from sqlalchemy import BigInteger, DateTime, Dialect, Integer, MetaData, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.exc import DBAPIError, OperationalError
-from sqlalchemy.exc import TimeoutError as PoolTimeout
 from sqlalchemy.ext.asyncio import AsyncEngine, AsyncSession, async_sessionmaker, create_async_engine
 from sqlalchemy.orm import DeclarativeBase
 from sqlalchemy.types import TypeDecorator
 
+from canon.one_trip_sqlite import OneTripConnection
 from canon.shown_writes import track
+from canon.storage_faults import is_transient
+from canon.storage_faults import storage_fault as storage_fault  # read from here by the knowledge package
 
 T = TypeVar("T")
 
@@ -78,90 +80,6 @@ def is_sqlite(url: str) -> bool:
     return make_url(url).get_backend_name() == "sqlite"
 
 
-class _OneTripCursor:
-    """An aiosqlite-shaped cursor that runs a statement and fetches its rows in one trip to the driver's thread.
-
-    aiosqlite makes four trips per statement (open a cursor, execute, fetch, close), each a hand-off to the
-    connection's thread and back through the event loop. Under load every trip waited for a turn of a busy
-    loop, so a write transaction of a few dozen statements held SQLite's one write lock for seconds while
-    the turn log queued behind it.
-    """
-
-    arraysize = 1
-
-    def __init__(self, connection: aiosqlite.Connection) -> None:
-        self._connection = connection
-        self.description: Any = None
-        self.rowcount = -1
-        self.lastrowid: int | None = None
-        self._rows: list[Any] = []
-
-    async def __aenter__(self) -> _OneTripCursor:
-        return self
-
-    async def __aexit__(self, *_exc: object) -> None:
-        return None
-
-    async def execute(self, sql: str, parameters: Any = None) -> _OneTripCursor:
-        await self._run(sql, () if parameters is None else parameters, many=False)
-        return self
-
-    async def executemany(self, sql: str, parameters: Any) -> _OneTripCursor:
-        await self._run(sql, parameters, many=True)
-        return self
-
-    async def _run(self, sql: str, parameters: Any, *, many: bool) -> None:
-        connection = self._connection
-        # aiosqlite's own queue to its thread (`_execute` is untyped): the statement and its rows, one trip.
-        run: Callable[..., Awaitable[tuple[Any, int, int | None, list[Any]]]] = connection._execute
-        result = await run(_run_statement, connection._conn, sql, parameters, many)
-        self.description, self.rowcount, self.lastrowid, self._rows = result
-
-    async def fetchone(self) -> Any:
-        return self._rows.pop(0) if self._rows else None
-
-    async def fetchmany(self, size: int | None = None) -> list[Any]:
-        count = size or self.arraysize
-        rows, self._rows = self._rows[:count], self._rows[count:]
-        return rows
-
-    async def fetchall(self) -> list[Any]:
-        rows, self._rows = self._rows, []
-        return rows
-
-    async def close(self) -> None:
-        self._rows = []
-
-
-def _run_statement(
-    connection: sqlite3.Connection, sql: str, parameters: Any, many: bool
-) -> tuple[Any, int, int | None, list[Any]]:
-    """Execute one statement and fetch all its rows (in the connection's own thread)."""
-    cursor = connection.cursor()
-    try:
-        if many:
-            cursor.executemany(sql, parameters)
-        else:
-            cursor.execute(sql, parameters)
-        rows = cursor.fetchall() if cursor.description else []
-        return cursor.description, cursor.rowcount, cursor.lastrowid, rows
-    finally:
-        cursor.close()
-
-
-class _OneTripConnection(aiosqlite.Connection):
-    """An aiosqlite connection whose cursors make one trip per statement (see `_OneTripCursor`)."""
-
-    def cursor(self) -> _OneTripCursor:  # type: ignore[override]
-        """Return a cursor (no trip: the driver's cursor is made with each statement)."""
-        return _OneTripCursor(self)
-
-    async def rollback(self) -> None:
-        """Roll back; no trip when no transaction is open (the pool resets each connection it gets back)."""
-        if self._conn.in_transaction:  # statements are awaited one by one: none is running now
-            await super().rollback()
-
-
 def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
     """Return a SQLite engine whose transactions begin with our own BEGIN (IMMEDIATE for the writer).
 
@@ -189,7 +107,7 @@ def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
         return connection
 
     async def open_connection() -> aiosqlite.Connection:
-        connection: aiosqlite.Connection = await _OneTripConnection(connect, 64)
+        connection: aiosqlite.Connection = await OneTripConnection(connect, 64)
         return connection
 
     engine = create_async_engine(
@@ -274,86 +192,6 @@ def create_engine(
         pool_timeout=pool_timeout,
         connect_args=connect_args,
     )
-
-
-def is_transient(error: BaseException) -> bool:
-    """Return whether a database error is worth retrying (a locked SQLite file, a dropped connection)."""
-    if isinstance(error, OperationalError):
-        text = str(error.orig).lower() if error.orig is not None else str(error).lower()
-        return "locked" in text or "busy" in text or "connection" in text or "closed" in text
-    if isinstance(error, DBAPIError):
-        return bool(error.connection_invalidated)
-    return isinstance(error, ConnectionError | OSError)
-
-
-#: Storage faults in plain words, for the GM and the logs (`storage_fault`).
-DISK_FULL = "the disk is full"
-READ_ONLY = "the database is read-only"
-DISK_ERROR = "the disk could not be read or written"
-UNREACHABLE = "the database is unreachable"
-BUSY = "the database is busy"
-
-_SQLITE_FAULTS = {
-    "SQLITE_FULL": DISK_FULL,
-    "SQLITE_READONLY": READ_ONLY,
-    "SQLITE_IOERR": DISK_ERROR,
-    "SQLITE_CANTOPEN": DISK_ERROR,
-    "SQLITE_BUSY": BUSY,
-    "SQLITE_LOCKED": BUSY,
-}
-_SQLITE_TEXTS = (
-    ("disk is full", DISK_FULL),
-    ("readonly database", READ_ONLY),
-    ("read-only", READ_ONLY),
-    ("disk i/o error", DISK_ERROR),
-    ("unable to open database", DISK_ERROR),
-    ("locked", BUSY),
-    ("busy", BUSY),
-)
-# PostgreSQL SQLSTATE classes and codes: 53100 disk_full, 25006 read_only_sql_transaction, 58030 io_error,
-# class 08 connection exceptions, 57P01-57P03 shutting down or starting up, 53xxx other resources.
-_PG_FAULTS = {"53100": DISK_FULL, "25006": READ_ONLY, "58030": DISK_ERROR}
-_PG_CLASSES = {"08": UNREACHABLE, "57": UNREACHABLE, "53": BUSY}
-_OS_FAULTS = {28: DISK_FULL, 30: READ_ONLY, 5: DISK_ERROR, 13: READ_ONLY}
-
-
-def storage_fault(error: BaseException) -> str | None:
-    """Return what is wrong with the storage in plain words (`DISK_FULL`, `READ_ONLY`, ...), or None.
-
-    None means the error is not the storage's fault (a bug, a constraint): retrying would not help.
-    """
-    seen: set[int] = set()
-    current: BaseException | None = error
-    while current is not None and id(current) not in seen:
-        seen.add(id(current))
-        found = _fault_of(current)
-        if found is not None:
-            return found
-        current = getattr(current, "orig", None) or current.__cause__
-    return None
-
-
-def _fault_of(error: BaseException) -> str | None:
-    name = getattr(error, "sqlite_errorname", None)
-    if isinstance(name, str):
-        for prefix, fault in _SQLITE_FAULTS.items():
-            if name.startswith(prefix):
-                return fault
-    state = getattr(error, "sqlstate", None)
-    if isinstance(state, str) and state:
-        return _PG_FAULTS.get(state) or _PG_CLASSES.get(state[:2])
-    if isinstance(error, sqlite3.Error):
-        text = str(error).lower()
-        return next((fault for words, fault in _SQLITE_TEXTS if words in text), None)
-    if isinstance(error, DBAPIError) and error.connection_invalidated:
-        return UNREACHABLE
-    if isinstance(error, PoolTimeout):  # every connection of the pool stayed busy for its whole timeout
-        return BUSY
-    if isinstance(error, ConnectionError | TimeoutError):
-        return UNREACHABLE
-    if isinstance(error, OSError):
-        return _OS_FAULTS.get(error.errno or 0, UNREACHABLE if error.errno is None else None)
-    return None
 
 
 class _WriterTurns:

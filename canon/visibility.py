@@ -14,13 +14,17 @@
   proposed in the open is shown back to the players as they wrote it, never dropped (a card that drops it would
   tell them something is hidden). A hidden proposal leaves a public card whole (no line, count or number:
   the card numbers what players read first). Its continuity warnings are hidden on their own when any rests
-  on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view.
+  on hidden canon: the proposal shows, without warnings, and the GM reads them on the private view. A proposal
+  kept to those present is read, privately and before the commit, by every player who took part in its scene
+  (`proposal_seen`); not by one who did not.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
-- A player whose character knows something (`Knowing`, the viewer's lens: what the character learned, and
-  from when) sees it although it is hidden: a known entity whole, as if public; a known statement, with its
-  ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name, not Vell's other
-  facts); a known source's passages. As of a date or scene before the character learned it, it is hidden
-  again. The GM sees everything; a player without a character sees public canon only.
+- A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
+  a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
+- A player whose character knows something (`canon.knowing.Knowing`, the viewer's lens: what the character
+  learned, and from when) sees it although it is hidden: a known entity whole, as if public; a known
+  statement, with its ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name,
+  not Vell's other facts); a known source's passages. As of a date or scene before the character learned it,
+  it is hidden again. The GM sees everything; a player without a character sees public canon only.
 
 Everything else in the program asks these functions (or `statement_is_public_sql`, their twin for counting
 in SQL) instead of comparing visibilities itself: `scripts/check_visibility.py` fails the lint when a module
@@ -31,14 +35,13 @@ members, or rewrites `may_see` by hand. Rows are written with the values `visibi
 
 from __future__ import annotations
 
-import datetime as dt
-from collections.abc import Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, false, or_, select, true
 from sqlalchemy.orm import aliased
 
+from canon.knowing import NOTHING_KNOWN, Knowing, Known
 from canon.models import (
     NOW,
     AsOf,
@@ -55,8 +58,7 @@ from canon.proposals import Proposal, ProposalWarning, references
 __all__ = [
     "HiddenCanon",
     "Knowing",
-    "Known",
-    "Learned",
+    "date_hidden",
     "entities_seen",
     "entity_facts_seen",
     "entity_hidden",
@@ -69,9 +71,9 @@ __all__ = [
     "passage_hidden",
     "passages_seen",
     "proposal_hidden",
+    "proposal_seen",
     "sections_seen",
     "seen",
-    "shared_knowing",
     "shows_lock",
     "source_hidden",
     "source_is_public_sql",
@@ -87,7 +89,6 @@ __all__ = [
     "visibility_of",
     "visible_views",
     "warnings_hidden",
-    "with_learned",
 ]
 
 
@@ -168,6 +169,12 @@ def visible_views(
     ]
 
 
+def date_hidden(era: str | None, hidden_eras: Collection[str]) -> bool:
+    """Return whether a date (by its era's key) is hidden from a viewer: it falls in one of `hidden_eras`, the keys
+    of the eras the viewer may not see (none for the GM). Such a date reads to them as no date at all."""
+    return era is not None and era in hidden_eras
+
+
 def source_hidden(hidden: bool) -> bool:
     """Return whether a knowledge source is hidden from players, given its flag as the campaign sees it."""
     return bool(hidden)
@@ -235,6 +242,13 @@ def proposal_hidden(proposal: Proposal, hidden: HiddenCanon, hidden_proposals: C
     )
 
 
+def proposal_seen(viewer: Viewer, hidden: bool, *, kept_to_present: bool, took_part: bool) -> bool:
+    """Return whether a viewer reads a proposal of a scene before its commit: the GM always; a player when it is
+    not hidden (`proposal_hidden`), or when it is kept to those present and they took part in its scene (by the
+    scene's own record of who spoke): what their characters will know once it is committed."""
+    return may_see(viewer, hidden) or (kept_to_present and took_part)
+
+
 def entity_is_public_sql(entity: Any) -> ColumnElement[bool]:
     """Return the SQL condition of `entity_hidden`'s contrary, for a table of entities (counting)."""
     return entity.visibility == Visibility.PUBLIC  # type: ignore[no-any-return]
@@ -259,115 +273,6 @@ def statement_is_public_sql(statement: Any, entity_table: Any) -> ColumnElement[
         )
     )
     return and_(statement.visibility == Visibility.PUBLIC, ~hidden_end)
-
-
-# -- what characters know ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Learned:
-    """One thing a character learned: an entity, statement or source, from an in-world date or scene on.
-
-    `ends` are a statement's subject and object (their names come with it); `recorded_at` is when the reveal was
-    written (for "as believed at"); `undone_at` when it was undone, if it was.
-    """
-
-    kind: str
-    target_id: int
-    world_from_key: int | None = None
-    story_from: int | None = None
-    ends: tuple[int, ...] = ()
-    recorded_at: dt.datetime | None = None
-    undone_at: dt.datetime | None = None
-
-    def holds_at(self, as_of: AsOf) -> bool:
-        """Return whether the character knows it at an as-of point (learned by then, not undone by then)."""
-        if (
-            as_of.world_key is not None
-            and self.world_from_key is not None
-            and self.world_from_key > as_of.world_key
-        ):
-            return False
-        if as_of.scene is not None and self.story_from is not None and self.story_from > as_of.scene:
-            return False
-        if as_of.believed_at is not None:
-            if self.recorded_at is not None and self.recorded_at > as_of.believed_at:
-                return False
-            return self.undone_at is None or self.undone_at > as_of.believed_at
-        return self.undone_at is None
-
-
-@dataclass(frozen=True, slots=True)
-class Known:
-    """What a lens lets through at one point: entities whole, entities by name only, statements, sources."""
-
-    entities: frozenset[int] = frozenset()
-    named: frozenset[int] = frozenset()
-    statements: frozenset[int] = frozenset()
-    sources: frozenset[int] = frozenset()
-
-
-NOTHING_KNOWN = Known()
-
-
-@dataclass(frozen=True)
-class Knowing:
-    """A player's lens: the characters they see through (entity ids) and everything they learned, with when.
-
-    The viewer stays a player (`Viewer.PLAYER`); this lens adds what the characters know to public canon.
-    """
-
-    characters: tuple[int, ...]
-    learned: tuple[Learned, ...] = ()
-    _cache: dict[AsOf, Known] = field(default_factory=dict, compare=False, repr=False)
-
-    def at(self, as_of: AsOf) -> Known:
-        """Return what the characters know at an as-of point."""
-        found = self._cache.get(as_of)
-        if found is None:
-            ids: dict[str, set[int]] = {"entity": set(), "statement": set(), "source": set()}
-            named: set[int] = set()
-            for item in self.learned:
-                if item.kind in ids and item.holds_at(as_of):
-                    ids[item.kind].add(item.target_id)
-                    if item.kind == "statement":
-                        named.update(item.ends)
-            found = self._cache[as_of] = Known(
-                frozenset(ids["entity"]),
-                frozenset(named),
-                frozenset(ids["statement"]),
-                frozenset(ids["source"]),
-            )
-        return found
-
-
-def shared_knowing(lenses: Sequence[Knowing | None], as_of: AsOf = NOW) -> Knowing | None:
-    """Return the lens of what every one of several lenses knows at a point (all who hear one NPC's reply).
-
-    None (public canon only) when there is no lens, or when one of them is None: one listener who plays
-    nothing reads the reply too, so it may hold only what is public.
-    """
-    if not lenses or any(lens is None for lens in lenses):
-        return None
-    knowns = [lens.at(as_of) for lens in lenses if lens is not None]
-    entities = frozenset.intersection(*(k.entities for k in knowns))
-    statements = frozenset.intersection(*(k.statements for k in knowns))
-    sources = frozenset.intersection(*(k.sources for k in knowns))
-    ends = {i.target_id: i.ends for lens in lenses if lens is not None for i in lens.learned}
-    learned = (
-        *(Learned("entity", e) for e in sorted(entities)),
-        *(Learned("statement", s, ends=ends.get(s, ())) for s in sorted(statements)),
-        *(Learned("source", s) for s in sorted(sources)),
-    )
-    characters = tuple(dict.fromkeys(c for lens in lenses if lens is not None for c in lens.characters))
-    return Knowing(characters=characters, learned=learned)
-
-
-def with_learned(knowing: Knowing | None, item: Learned) -> Knowing:
-    """Return a lens that knows one thing more (what the GM lets an NPC tell those who hear it)."""
-    if knowing is None:
-        return Knowing(characters=(), learned=(item,))
-    return Knowing(characters=knowing.characters, learned=(*knowing.learned, item))
 
 
 def _known(knowing: Knowing | None, as_of: AsOf) -> Known:

@@ -37,12 +37,13 @@ from cogs import (
     note_embeds,
     retcon_embeds,
     review_answers,
+    review_embeds,
     review_modals,
     submitted,
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
-from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
+from cogs.checks import IN_SERVERS, NotGM, actor_of, gm_only, guild_only_message, not_gm_message
 from cogs.places import campaign_here
 from memory.knowledge.disagreement_admin import SourceDisagreements
 
@@ -93,13 +94,17 @@ class CanonCommands(commands.Cog):
         calendar = await self.bot.services.calendars.calendar(campaign, viewer) if date else None
         as_of = parse_as_of(at_date=date, at_scene=scene, believed_at=believed_at, calendar=calendar)
         lens = await canon_options.lens_of(interaction, campaign)
+        seen_as = None
         if as_character is not None:  # the GM's "as Sable sees it": a player's view through Sable's knowledge
             if viewer != Viewer.GM:
                 raise NotAllowed("Only the GM may look at canon as a character sees it.")
-            viewer, lens = Viewer.PLAYER, await self.bot.services.reveals.lens_of(campaign, as_character)
+            viewer = Viewer.PLAYER
+            seen_as, lens = await self.bot.services.reveals.lens_of(campaign, as_character)
         card, words = await self.queries.worded_card(campaign, name, viewer=viewer, as_of=as_of, knowing=lens)
         content = canon_directory.card_content(card, viewer, words, lens)  # with a select of related entities
-        embed = entity_embeds.entity_card_embed(card, viewer=viewer, as_of=as_of, words=words, knowing=lens)
+        embed = entity_embeds.entity_card_embed(
+            card, viewer=viewer, as_of=as_of, words=words, knowing=lens, seen_as=seen_as
+        )
         if viewer == Viewer.GM:  # the GM's own notes about it: the GM's view only
             note_embeds.add_card_notes(embed, await self.bot.services.notes.about(campaign, card.entity.id))
         content["embed"] = embed
@@ -201,12 +206,24 @@ class CanonCommands(commands.Cog):
         words = await self.queries.words(campaign, viewer=Viewer.GM, evidence=cited)
         await replies.answer(interaction, embed=canon_embeds.check_embed(findings, new, words))
 
-    @canon_group.command(name="review", description="Post this channel's canon review card again (GM)")
-    @app_commands.describe(private="Show it only to you, GM-only proposals included")
-    @gm_only()
+    @canon_group.command(
+        name="review",
+        description="Post this channel's canon review card again (GM); a player reads it privately",
+    )
+    @app_commands.describe(private="GM: show it only to you, GM-only proposals included")
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
-        """Re-post the review card of the scene (or import) waiting for its commit in this channel."""
+        """Re-post the review card of the scene (or import) waiting for its commit in this channel; a player
+        reads it privately, with what was kept to those present when they took part in the scene."""
         _guild(interaction)
+        gm_role = self.bot.services.settings.gm_role
+        actor = actor_of(interaction, gm_role)
+        if not actor.is_gm:  # a scene's review only, as they may read it; anything else is the GM's, unsaid
+            read = await self.reviews.read_in_channel(interaction.channel_id or 0, actor)
+            if read is None:
+                raise NotGM(not_gm_message(gm_role))
+            embed = review_embeds.read_review_embed(read)
+            await interaction.response.send_message(embed=embed, ephemeral=True, allowed_mentions=NONE)
+            return
         review = await self.reviews.review_in_channel(interaction.channel_id or 0)
         await replies.think(interaction)
         await canon_cards.post_review(interaction, review, private=private)

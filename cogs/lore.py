@@ -30,6 +30,7 @@ from cogs import (
     lore_embeds,
     lore_glossary,
     lore_import,
+    lore_import_embeds,
     lore_originals,
     lore_sections,
     lore_views,
@@ -148,7 +149,7 @@ async def _import_files(
         ocr=ocr,
     )
     if outcome.structured is not None:
-        embed = lore_embeds.structured_embed(outcome.structured, outcome.filename)
+        embed = lore_import_embeds.structured_embed(outcome.structured, outcome.filename)
         content = f"Ignored for a YAML file: {', '.join(outcome.ignored)}." if outcome.ignored else None
         token = outcome.confirm_token
         view = lore_views.replace_view(token) if token is not None else None
@@ -156,7 +157,7 @@ async def _import_files(
         return
     assert outcome.report is not None
     if not extract:
-        await replies.answer(interaction, embed=lore_embeds.import_embed(outcome.report))
+        await replies.answer(interaction, embed=lore_import_embeds.import_embed(outcome.report))
         return
     await lore_import.read_prose(
         interaction,

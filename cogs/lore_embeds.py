@@ -1,4 +1,6 @@
-"""Pure renderers for `/lore`: answers, the "Why these?" inspector, the source inspector, imports. No Discord I/O.
+"""Pure renderers for `/lore`: the "Why these?" inspector and the source inspector. No Discord I/O.
+
+The answers are rendered by `cogs.lore_answer_embeds`, the imports by `cogs.lore_import_embeds`.
 
 Every embed stays inside Discord's limits (title 256, description 4096, 25 fields of 1024 with names of 256,
 6000 in all). Imported text is data: snippets are markdown-escaped, so a link or an image in a source is shown
@@ -17,22 +19,14 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_NAME, FIELD_VALUE, fit_lines
 from canon.models import Viewer
-from canon.structured.ingest import IngestReport
-from canon.structured.reports import kinds_in_words
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
-from canon.wording.counts import listed
-from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip, counted
+from cogs.embeds import COLOUR, DONE_COLOUR, clip, escape_with_mentions
 from memory.knowledge.models import (
     CanonFact,
     DeleteReport,
-    ImportOutcome,
-    ImportProgress,
-    ImportReport,
-    ImportStage,
     KnowledgeClass,
     LoreResult,
     Reason,
@@ -42,28 +36,17 @@ from memory.knowledge.models import (
     ViewBuild,
 )
 
-TITLE_LIMIT = 256
-FIELD_NAME_LIMIT = 256
-FIELD_LIMIT = 1024
-DESCRIPTION_LIMIT = 4096
 LOCK = "🔒"
 INSPIRATION = "💭"
 CANON_MARK = "📜"
 SNIPPET_CHARS = 420
 SOURCES_PER_PAGE = 15
 INSPIRATION_NOTE = "Inspiration: mood and ideas, not established fact."
-WARNING_COLOUR = discord.Colour.orange()
-ERROR_COLOUR = discord.Colour.red()
-DONE_COLOUR = discord.Colour.green()
 CLASS_BADGE = {
     KnowledgeClass.CANON: "Canon",
     KnowledgeClass.REFERENCE: "Reference",
     KnowledgeClass.INSPIRATION: f"{INSPIRATION} Inspiration — not established fact",
 }
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*$")
@@ -98,7 +81,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
             parts.append(stripped)
         elif not (leading and _plain(heading.group(1)) in skip):
             parts.append(f"{_plain(heading.group(1))} —")
-    return _escape(clip(" ".join(" ".join(parts).split()), limit))
+    return escape_with_mentions(clip(" ".join(" ".join(parts).split()), limit))
 
 
 def where(result: LoreResult) -> str:
@@ -129,7 +112,7 @@ def _visible_facts(
 
 def warning_lines(warnings: Sequence[str], limit: int = 3) -> list[str]:
     """Return the first warnings of a retrieval as escaped ⚠️ lines."""
-    return [f"⚠️ {_escape(clip(w, 300))}" for w in warnings[:limit]]
+    return [f"⚠️ {escape_with_mentions(clip(w, 300))}" for w in warnings[:limit]]
 
 
 # -- the retrieval inspector ----------------------------------------------------------------------------
@@ -142,7 +125,7 @@ def reasons_text(reasons: Sequence[Reason]) -> str:
         text = reason.describe()
         if reason.score is not None:
             text += f" = {reason.score:.3g}"
-        parts.append(_escape(text))
+        parts.append(escape_with_mentions(text))
     return "; ".join(parts) or "no reason recorded"
 
 
@@ -153,7 +136,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     """
     trace = record.trace
     results = _visible_results(record.results, viewer)
-    embed = discord.Embed(title=clip(f"Why these? {record.question}", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"Why these? {record.question}", EMBED_TITLE), colour=COLOUR)
     semantic = f"{trace.semantic_candidates} by meaning ({trace.semantic_status})"
     lines = [
         f"Answer #{record.id}, {record.created_at:%Y-%m-%d %H:%M} UTC · preset {trace.preset} · mode {trace.mode}",
@@ -162,7 +145,9 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     if trace.lexical_query:
         lines.append(f"Words searched: `{clip(trace.lexical_query.replace('`', ''), 300)}`")
     if trace.entity_matches:
-        lines.append("Canon entities named: " + _escape(clip(", ".join(trace.entity_matches), 400)))
+        lines.append(
+            "Canon entities named: " + escape_with_mentions(clip(", ".join(trace.entity_matches), 400))
+        )
     if viewer == Viewer.GM:  # how many sources were filtered out would tell a player that hidden ones exist
         lines.append(
             f"Sources searched: {trace.allowed_sources} (filtered out before ranking: {trace.blocked_sources})."
@@ -175,7 +160,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     lines += warning_lines(trace.warnings)
     embed.description = fit_lines(lines, 1500)
     for rank, result in enumerate(results[:10], 1):
-        name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
+        name = clip(f"{rank}. {where(result)}", FIELD_NAME)
         value = [
             f"score **{result.score:.3f}** · {class_badge(result.knowledge_class, hidden=result.hidden)}"
             + (" · always included" if result.always_include else ""),
@@ -190,16 +175,16 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     dropped = [c for c in trace.candidates if c.chunk_id not in chosen and may_see(viewer, c.hidden)]
     if dropped:
         rows = [
-            f"{LOCK if c.hidden else '·'} {_escape(clip(c.heading, 80))} — {c.final:.3f}"
-            + (f" ({_escape(c.dropped_because)})" if c.dropped_because else "")
+            f"{LOCK if c.hidden else '·'} {escape_with_mentions(clip(c.heading, 80))} — {c.final:.3f}"
+            + (f" ({escape_with_mentions(c.dropped_because)})" if c.dropped_because else "")
             for c in dropped
         ]
         embed.add_field(name="Considered, not shown", value=fit_lines(rows, 900), inline=False)
     facts = _visible_facts(record.canon_facts, viewer)
     if facts:
         rows = [
-            f"{LOCK + ' ' if f.hidden else ''}{_escape(f.entity_name)} ({f.entity_type}): named as "
-            f"“{_escape(clip(f.matched, 60))}”, match {f.match_score:.0f}"
+            f"{LOCK + ' ' if f.hidden else ''}{escape_with_mentions(f.entity_name)} ({f.entity_type}): named as "
+            f"“{escape_with_mentions(clip(f.matched, 60))}”, match {f.match_score:.0f}"
             for f in facts
         ]
         embed.add_field(name="Canon facts", value=fit_lines(rows, 600), inline=False)
@@ -232,7 +217,7 @@ def source_flags(source: SourceInfo) -> str:
 def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
-        f"**{_escape(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
+        f"**{escape_with_mentions(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
         f"{source.chunk_count} chunks · imported {_when(source.imported_at)} · "
         f"used {source.times_used}×"
     )
@@ -272,10 +257,10 @@ def sources_embed(
         embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
-    head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    head = [f"⚠️ {escape_with_mentions(warning)}", ""] if warning else []
     if (line := view_build_line(building)) is not None:
         head += [f"⏳ {line}", ""]
-    embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
+    embed.description = fit_lines(head + [source_line(s) for s in shown], EMBED_DESCRIPTION)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)
 
@@ -289,12 +274,15 @@ def source_embed(
     `hidden_sections`: the lines of its GM-only sections (`cogs.lore_sections.hidden_lines`).
     """
     source = detail.source
-    embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", EMBED_TITLE), colour=COLOUR)
     if out_of_date:
-        rows = [f"• {_escape(clip(where, 120))}: now {_escape(clip(now, 200))}" for where, now in out_of_date]
+        rows = [
+            f"• {escape_with_mentions(clip(where, 120))}: now {escape_with_mentions(clip(now, 200))}"
+            for where, now in out_of_date
+        ]
         embed.add_field(
             name="⚠️ Out of date: the story has changed these sections",
-            value=fit_lines(rows, FIELD_LIMIT),
+            value=fit_lines(rows, FIELD_VALUE),
             inline=False,
         )
     embed.description = fit_lines(
@@ -307,17 +295,17 @@ def source_embed(
     if hidden_sections:
         embed.add_field(
             name=f"{LOCK} GM-only sections: players never read these ({len(hidden_sections)})",
-            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_LIMIT),
+            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_VALUE),
             inline=False,
         )
-    embed.add_field(name="Tags", value=_escape(", ".join(source.tags)) or "none", inline=True)
+    embed.add_field(name="Tags", value=escape_with_mentions(", ".join(source.tags)) or "none", inline=True)
     embed.add_field(
         name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
     )
     vectors = source.vector_status.value + (
         f": {clip(source.vector_error, 200)}" if source.vector_error else ""
     )
-    embed.add_field(name="Vectors", value=_escape(vectors), inline=True)
+    embed.add_field(name="Vectors", value=escape_with_mentions(vectors), inline=True)
     embed.add_field(
         name="Content hash (SHA-256)",
         value=f"text `{source.content_hash}`\nfile `{source.file_hash}`",
@@ -333,13 +321,13 @@ def source_embed(
     )
     chunks = [
         f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
-        f"{_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
         for c in detail.chunks
     ]
     embed.add_field(
         name=f"Chunks ({source.chunk_count}, {source.token_count:,} tokens; parser {source.parser_version}, "
-        f"chunker {source.chunking_version})"[:FIELD_NAME_LIMIT],
-        value=fit_lines(chunks or ["none"], FIELD_LIMIT),
+        f"chunker {source.chunking_version})"[:FIELD_NAME],
+        value=fit_lines(chunks or ["none"], FIELD_VALUE),
         inline=False,
     )
     if detail.chunks:
@@ -350,7 +338,7 @@ def source_embed(
             inline=False,
         )
     if source.notes:
-        embed.add_field(name="Notes", value=_escape(clip(source.notes, 500)), inline=False)
+        embed.add_field(name="Notes", value=escape_with_mentions(clip(source.notes, 500)), inline=False)
     footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
     if source.inherited_from is not None:
         footer += " · inherited from the story this one branched from"
@@ -361,13 +349,13 @@ def source_embed(
 def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None = None) -> discord.Embed:
     """Render the answer to `/lore set`, `/lore enable` and `/lore disable` (and what the GM should know)."""
     embed = discord.Embed(
-        title=clip(f"{source.title} (source {source.id}): {what}", TITLE_LIMIT), colour=DONE_COLOUR
+        title=clip(f"{source.title} (source {source.id}): {what}", EMBED_TITLE), colour=DONE_COLOUR
     )
     lines = [source_flags(source)]
     if warning:
-        lines.append(f"⚠️ {_escape(warning)}")
+        lines.append(f"⚠️ {escape_with_mentions(warning)}")
     if source.tags:
-        lines.append("Tags: " + _escape(", ".join(source.tags)))
+        lines.append("Tags: " + escape_with_mentions(", ".join(source.tags)))
     if not source.enabled:
         lines.append("A disabled source stays stored but is never retrieved; `/lore enable` brings it back.")
     embed.description = "\n".join(lines)
@@ -377,7 +365,7 @@ def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None =
 def deleted_embed(report: DeleteReport) -> discord.Embed:
     """Render what deleting a source removed."""
     embed = discord.Embed(
-        title=clip(f"Deleted {report.title} (source {report.source_id})", TITLE_LIMIT), colour=COLOUR
+        title=clip(f"Deleted {report.title} (source {report.source_id})", EMBED_TITLE), colour=COLOUR
     )
     vectors = "and its vectors" if report.vectors_removed else "(no vector index to clean)"
     embed.description = (
@@ -385,126 +373,3 @@ def deleted_embed(report: DeleteReport) -> discord.Embed:
         "Answers already given keep the text they showed."
     )
     return embed
-
-
-# -- imports --------------------------------------------------------------------------------------------
-
-
-def progress_bar(done: int, total: int, width: int = 20) -> str:
-    """Return a text progress bar."""
-    filled = round(width * done / total) if total else 0
-    return "█" * filled + "░" * (width - filled)
-
-
-def progress_text(event: ImportProgress) -> str:
-    """Return the progress message of an import as it stands."""
-    name = f"`{clip(event.filename, 150)}`"
-    if event.stage == ImportStage.CHUNKING:
-        return f"Importing {name}: reading and chunking…"
-    if event.stage == ImportStage.STORING:
-        return f"Importing {name}: storing {event.total} chunks…"
-    if event.stage == ImportStage.EMBEDDING:
-        return (
-            f"Importing {name}: embedding chunks {progress_bar(event.done, event.total)} "
-            f"{event.done}/{event.total}"
-        )
-    return f"Imported {name}."
-
-
-def import_embed(report: ImportReport) -> discord.Embed:
-    """Render what importing one prose file did."""
-    source = report.source
-    if report.outcome == ImportOutcome.DUPLICATE:
-        embed = discord.Embed(title=clip(f"Already imported: {report.filename}", TITLE_LIMIT), colour=COLOUR)
-        embed.description = (
-            f"The same text is already imported as {_escape(source.title)} (source {report.duplicate_of}); "
-            "nothing was indexed again."
-        )
-        if report.changed:
-            embed.description += f"\nChanged as you asked: {_escape(', '.join(report.changed))}."
-        return embed
-    verb = f"Updated to version {source.version}" if report.outcome == ImportOutcome.UPDATED else "Imported"
-    embed = discord.Embed(
-        title=clip(f"{verb}: {report.filename}", TITLE_LIMIT),
-        colour=WARNING_COLOUR if report.warnings else DONE_COLOUR,
-    )
-    vectors = report.vector_status.value + (
-        f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
-    )
-    passages = f"{report.chunk_count} passage{'s' if report.chunk_count != 1 else ''}"
-    title = f"**{_escape(clip(source.title, 150))}** ({source.knowledge_class.label}, {passages})"
-    next_step = (
-        "It is hidden: only the GM reads it (/lore set shows it to players)."
-        if source.hidden
-        else "Players can now ask about it with /lore ask."
-    )
-    lines = [
-        f"{verb} {title}. {next_step}",
-        # The passages are counted once, in words, above ("1 chunks" was a program's word, and wrong).
-        f"{source_flags(source)} · {report.token_count:,} tokens · vectors {_escape(vectors)} · "
-        f"{report.seconds:.1f} s (source {source.id})",
-    ]
-    if source.tags:
-        lines.append("Tags: " + _escape(", ".join(source.tags)))
-    lines += [f"⚠️ {_escape(clip(w, 300))}" for w in report.warnings]
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-    return embed
-
-
-def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
-    """Render a structured (YAML) import: counts by type and warnings, or every error with its line."""
-    failed = report.status == "failed"
-    embed = discord.Embed(
-        title=clip(f"{'Not imported' if failed else 'Structured lore'}: {filename}", TITLE_LIMIT),
-        colour=ERROR_COLOUR if failed else (WARNING_COLOUR if report.warnings else DONE_COLOUR),
-    )
-    if failed:
-        lines = [report.error or f"Nothing was written: {counted(len(report.errors), 'problem')}."]
-        lines += [f"• {_escape(clip(str(e), 450))}" for e in report.errors]
-        embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
-        again = "the files again, together" if len(report.files) > 1 else "the file again"
-        embed.set_footer(text=f"Fix these lines and import {again}: nothing was written.")
-        return embed
-    if report.status == "confirm":
-        embed.title = clip(f"Replace {', '.join(report.replaced_files)}?", TITLE_LIMIT)
-        embed.colour = WARNING_COLOUR
-        embed.description = fit_lines(
-            [
-                _escape(f"This import replaces the file of that name imported before: {report.written()}."),
-                _escape(report.retcon_text()),
-                "Press **Replace and retcon** to import it; nothing was written yet, and without it nothing is.",
-            ],
-            DESCRIPTION_LIMIT,
-        )
-        return shrink_to_limit(embed)
-    embed.title = clip(f"Imported: {filename}", TITLE_LIMIT)
-    embed.description = _escape(imported_sentence(report, filename))
-    if report.status == "ingested":
-        embed.add_field(name="In detail", value=_escape(report.changes_text()), inline=False)
-    if report.warnings:
-        warnings = [f"⚠️ {kind_words(w.kind)}: {_escape(clip(w.message, 250))}" for w in report.warnings]
-        embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_LIMIT))
-    return shrink_to_limit(embed)
-
-
-def imported_sentence(report: IngestReport, filename: str) -> str:
-    """Return what a structured import wrote, in words, with what to do next."""
-    if report.status == "unchanged":
-        return f"{filename} is unchanged since it was imported: nothing new was written."
-    facts = report.statements.created + report.statements.changed
-    parts = kinds_in_words(report.counts) + ([counted(facts, "fact")] if facts else [])
-    if not parts:
-        return f"Imported {filename}: it holds nothing new."
-    return f"Imported {listed(parts)} from {filename}. Players can now ask about them with /lore ask."
-
-
-def extraction_text(stored: int, pieces: int, *, error: str | None = None) -> str:
-    """Return the line that introduces the review card of an extraction (or says why there is none)."""
-    if error is not None:
-        return f"The source is imported, but its prose was not read into proposals: {error}"
-    if not stored:
-        return f"Read {counted(pieces, 'piece')} of prose: no new canon to propose."
-    return (
-        f"Read {counted(pieces, 'piece')} of prose into {counted(stored, 'proposal')}. Nothing becomes canon until you accept "
-        "them and press **Commit** on the card below."
-    )

@@ -24,7 +24,7 @@ from bot.services.lore_service import LoreImport
 from bot.services.review import Review
 from bot.services.roster_players import ServerMembers
 from canon.campaigns import Campaign
-from cogs import canon_cards, lore_embeds, progress, review_embeds
+from cogs import canon_cards, lore_import_embeds, progress, review_embeds
 from cogs.canon_views import card_content
 from cogs.checks import actor_of
 from cogs.services import services_of
@@ -50,7 +50,7 @@ class ImportProgressMessage:
         if now - self.last < progress.PROGRESS_INTERVAL:
             return
         self.last = now
-        await replies.progress(self.interaction, lore_embeds.progress_text(event))
+        await replies.progress(self.interaction, lore_import_embeds.progress_text(event))
 
 
 @dataclass(frozen=True)
@@ -100,7 +100,7 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
         if status is not None
         else "Reading its prose into proposals; the review card follows here."
     )
-    first = await replies.answer(interaction, note, embed=lore_embeds.import_embed(outcome.report))
+    first = await replies.answer(interaction, note, embed=lore_import_embeds.import_embed(outcome.report))
     editor = progress.message_editor(status) if status is not None else private_editor(interaction)
     try:
         result = await read(
@@ -113,7 +113,7 @@ async def read_prose(interaction: discord.Interaction, outcome: LoreImport, read
                     content=f"📖 The reading of `{clip(filename, 150)}` stopped.", allowed_mentions=NONE
                 )
         raise
-    text = lore_embeds.extraction_text(result.stored, result.pieces, error=result.extraction_error)
+    text = lore_import_embeds.extraction_text(result.stored, result.pieces, error=result.extraction_error)
     review = result.review
     services = services_of(interaction)
     if status is not None:

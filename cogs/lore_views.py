@@ -23,7 +23,7 @@ import discord
 
 from canon.errors import NotAllowed
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds
+from cogs import lore_answer_embeds, lore_embeds, lore_import_embeds
 from cogs.canon_options import lens_of
 from cogs.checks import actor_of, is_gm, require_gm
 from cogs.places import campaign_here
@@ -177,7 +177,7 @@ class ReplaceButton(
             report = await services.structured.confirm(self.token, campaign, actor)
             names = ", ".join(report.replaced_files) or ", ".join(f.file for f in report.files)
             await interaction.edit_original_response(
-                embed=lore_embeds.structured_embed(report, names), view=None, allowed_mentions=NONE
+                embed=lore_import_embeds.structured_embed(report, names), view=None, allowed_mentions=NONE
             )
 
         await guarded(interaction, work)

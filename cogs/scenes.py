@@ -21,7 +21,7 @@ from cogs.canon_options import CALENDAR_DATE_HELP, date_choices
 from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 
 log = logging.getLogger(__name__)
 

@@ -5,13 +5,15 @@ beyond public canon is their character's plain knowledge. Only what the characte
 fact revealed to it, still hidden from the others) is marked 🗝️, on their own private answers, with the key
 "Your character knows this; it is not common knowledge", so the player knows not to blurt it at the table. Nothing
 derived is marked: a GM-only entity the character knows only by name, through one fact it learned, carries no
-mark, since the mark would tell the player that entity's other facts are hidden.
+mark, since the mark would tell the player that entity's other facts are hidden. The GM looking through a
+character's eyes reads the same marks keyed with that character's name: "Known to Sable; it is not common knowledge".
 """
 
 from __future__ import annotations
 
+from canon.knowing import Known
 from canon.models import Entity, StatementView, Viewer
-from canon.visibility import Known, entity_hidden, shows_lock, view_hidden
+from canon.visibility import entity_hidden, shows_lock, view_hidden
 
 LOCK = "🔒"
 KNOWN = "🗝️"
@@ -38,11 +40,15 @@ def entity_mark(entity: Entity, viewer: Viewer, known: Known | None = None) -> s
     return KNOWN if known is not None and entity.id in known.entities else ""
 
 
-def mark_key(viewer: Viewer, shown: str) -> str | None:
-    """Return the key to the marks a text shows (only to a mark it shows), or None."""
+def mark_key(viewer: Viewer, shown: str, seen_as: str | None = None) -> str | None:
+    """Return the key to the marks a text shows (only to a mark it shows), or None. `seen_as`: the name of the
+    character the GM looks through, whose knowledge the 🗝️ marks ("Known to Sable"); a player reads "Your
+    character"."""
     if viewer == Viewer.GM:
         return GM_KEY if LOCK in shown else None
-    return KNOWN_KEY if KNOWN in shown else None
+    if KNOWN not in shown:
+        return None
+    return KNOWN_KEY if seen_as is None else f"{KNOWN} Known to {seen_as}; it is not common knowledge."
 
 
 def gm_lock(viewer: Viewer, hidden: bool) -> str:

@@ -20,7 +20,8 @@ from typing import NamedTuple
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import LineageStep, lineage
+from canon.campaigns import lineage
+from canon.forks import LineageStep
 from canon.tables import EntityRow, StatementRow
 from memory.scene_tables import SceneRow
 

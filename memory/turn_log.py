@@ -29,7 +29,8 @@ from sqlalchemy import func, insert, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.storage import Database, is_transient, storage_fault
+from canon.storage import Database
+from canon.storage_faults import is_transient, storage_fault
 from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
 from memory.scenes import AttachmentInfo, EmbedInfo, SceneStatus, SpeakerKind
 

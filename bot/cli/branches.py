@@ -16,7 +16,7 @@ from bot.cli.common import cli_actor, emit, fail, run_async, settings_or_exit, w
 
 if TYPE_CHECKING:
     from bot.services.branches import BranchInfo, BranchNode, RebasePlan
-    from canon.campaigns import ForkPoint
+    from canon.forks import ForkPoint
 
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 YesOption = Annotated[bool, typer.Option("--yes", help="Do it (without it, only show what would happen)")]
@@ -149,7 +149,7 @@ def fork(
         )
 
     branch = run_async(lambda: with_services(settings, work))
-    from canon.campaigns import fork_point_of
+    from canon.forks import fork_point_of
 
     emit(
         branch.model_dump(mode="json"),

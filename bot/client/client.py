@@ -20,7 +20,7 @@ from bot.client.replies import reply_ephemeral
 from bot.ops.logs import bind_log_context
 from canon import offload
 from canon.errors import GameError
-from canon.storage import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
+from canon.storage_faults import DISK_ERROR, DISK_FULL, READ_ONLY, is_transient, storage_fault
 from memory import chroma_apart
 from memory.chroma_client import ChromaCollections
 from memory.embedding import MiniLMEmbedder
@@ -77,7 +77,7 @@ def intents() -> discord.Intents:
     return wanted
 
 
-#: What the bot's host can do about each storage fault, for the GM (`canon.storage.storage_fault`).
+#: What the bot's host can do about each storage fault, for the GM (`canon.storage_faults.storage_fault`).
 STORAGE_ADVICE = {
     DISK_FULL: "ask the bot's host to free space on the disk of its data folder",
     READ_ONLY: "ask the bot's host to let the bot write to its database again (`lorekeeper doctor` checks it)",

@@ -103,7 +103,7 @@ async def check_database(settings: Settings) -> Check:
         await db.dispose()
 
 
-#: What the host can do about each storage fault (`canon.storage.storage_fault`).
+#: What the host can do about each storage fault (`canon.storage_faults.storage_fault`).
 WRITE_ADVICE = {
     "the disk is full": "free space on the disk that holds it",
     "the database is read-only": (

@@ -27,7 +27,8 @@ from canon.models import Entity, Viewer
 from canon.proposals import FactContent, Ref
 from canon.storage import Database
 from canon.visibility import visibility_of
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 
 @dataclass(frozen=True)

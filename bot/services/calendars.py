@@ -15,14 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.canon_access import CanonAccess
 from canon import campaigns
 from canon.calendar import WorldDate
+from canon.calendar_block import block_yaml
+from canon.calendar_checks import check_canon_dates, checked
 from canon.calendar_typed import parse_block
-from canon.campaign_calendar import (
-    CALENDAR_SETTINGS,
-    CampaignCalendar,
-    block_yaml,
-    check_canon_dates,
-    checked,
-)
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar
 from canon.campaigns import Campaign
 from canon.date_reading import DateReading, check_today, read_date
 from canon.errors import InvalidInput

@@ -8,7 +8,8 @@ from typing import TYPE_CHECKING
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import Campaign, LineageStep, fork_point_of, lineage
+from canon.campaigns import Campaign, lineage
+from canon.forks import LineageStep, fork_point_of
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology, base_ontology

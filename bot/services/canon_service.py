@@ -29,7 +29,8 @@ from canon.models import Authority, Evidence, EvidenceKind, Viewer
 from canon.proposals import ProposalContent, ProposalStatus
 from canon.storage import Database
 from canon.wording import describe
-from memory.scenes import Actor, Scene, SceneReport, SceneService, SceneStatus, load_scene
+from memory.scene_service import SceneService
+from memory.scenes import Actor, Scene, SceneReport, SceneStatus, load_scene
 
 log = logging.getLogger(__name__)
 

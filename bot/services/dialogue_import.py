@@ -27,7 +27,8 @@ from canon.campaigns import Campaign
 from canon.models import Viewer
 from canon.wording.dates import CalendarWords
 from memory.dialogue import DialogueLine, DialogueScript, parse_dialogue
-from memory.scenes import Actor, SceneReport, SceneService, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SceneReport, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 
 _KINDS = {"gm": SpeakerKind.GM, "narrator": SpeakerKind.NARRATOR, "npc": SpeakerKind.NPC}

@@ -15,7 +15,8 @@ from canon.errors import InvalidInput
 from canon.forms import split_names
 from canon.models import Viewer
 from memory.notes import GmNote, GmNotePage, GmNoteService
-from memory.scenes import Actor, SceneService, SceneStatus
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SceneStatus
 
 #: The most entities one note may be about.
 MAX_LINKS = 10

@@ -26,17 +26,19 @@ from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
 from canon.forms import split_names
 from canon.graph import CanonReader
+from canon.knowing import shared_knowing
 from canon.knowledge import characters as links
 from canon.knowledge import learned
 from canon.knowledge.characters import LinkStatus
 from canon.knowledge.learned import Reveal
 from canon.models import Entity, Viewer
 from canon.storage import Database
-from canon.visibility import Knowing, entity_hidden, shared_knowing, source_hidden, view_hidden
+from canon.visibility import Knowing, entity_hidden, source_hidden, view_hidden
 from canon.wording import Wording
 from canon.wording.statements import statement_sentence
 from memory.knowledge.repository import campaign_sources
-from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind, scene_participants
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SceneStatus, SpeakerKind, scene_participants
 
 PARTY_WORDS = {"party", "the party", "everyone", "all"}
 PRESENT_WORDS = {"present", "those present", "the scene", "this scene"}
@@ -78,11 +80,11 @@ class KnowledgeDesk:
         async with self.db.session() as session:
             return await learned.member_knowing(session, campaign.id, member_id)
 
-    async def lens_of(self, campaign: Campaign, character: str) -> Knowing:
-        """Return what a named character knows (the GM's "as <character>" view)."""
+    async def lens_of(self, campaign: Campaign, character: str) -> tuple[str, Knowing]:
+        """Return a named character's name as canon spells it and what it knows (the GM's "as <character>" view)."""
         async with self.db.session() as session:
             entity = await self._character(session, campaign, character)
-            return await learned.knowing(session, campaign.id, [entity.id])
+            return entity.name, await learned.knowing(session, campaign.id, [entity.id])
 
     async def hearing(self, campaign: Campaign, channel_id: int, asker: Actor) -> Hearing:
         """Return what every character hearing an NPC's reply in a channel knows (the voice's `Listeners`).

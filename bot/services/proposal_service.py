@@ -24,7 +24,8 @@ from canon.ontology import Ontology
 from canon.proposals import Proposal, ProposalContent, dated_by_scene
 from canon.storage import Database
 from canon.visibility import Knowing, gm_only, visibility_of
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
+from memory.scene_service import SceneService
+from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind, Turn, load_scene, scene_turns
 
 log = logging.getLogger(__name__)
 

@@ -25,9 +25,18 @@ from canon.knowledge import learned
 from canon.models import Viewer
 from canon.proposals import Proposal, ProposalStatus, citations, references, revised
 from canon.storage import Database
-from canon.visibility import HiddenCanon, proposal_hidden, warnings_hidden
+from canon.visibility import HiddenCanon, proposal_hidden, proposal_seen, warnings_hidden
 from canon.wording import PLAIN, Wording
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, load_scene, scene_turns
+from memory.scene_service import SceneService
+from memory.scenes import (
+    Actor,
+    Scene,
+    SceneStatus,
+    SpeakerKind,
+    load_scene,
+    scene_participants,
+    scene_turns,
+)
 
 #: A click or command on a review of another server's campaign is refused with this.
 ANOTHER_SERVER = "This review belongs to another server's campaign."
@@ -58,6 +67,8 @@ class Review:
     numbers: dict[int, int] = dataclasses.field(default_factory=dict)
     #: The proposals the GM marked "known only to those present" (`bot.services.present_marks`).
     present: frozenset[int] = frozenset()
+    #: Those of them a player reading the review took part in (`ReviewService.as_read_by`): theirs to read.
+    read_present: frozenset[int] = frozenset()
 
     def hidden_undecided(self) -> list[Proposal]:
         """Return the GM-only proposals still waiting for a decision: a commit waits for them, since only the
@@ -124,6 +135,35 @@ class ReviewService:
                 numbers=_numbered(everyone, hidden),
                 present=frozenset(await learned.present_marks(session, owner, [p.id for p in proposals])),
             )
+
+    async def read_in_channel(self, channel_id: int, reader: Actor) -> Review | None:
+        """Return the review of the scene waiting for its commit in a channel as one person reads it
+        (`as_read_by`), or None where no scene there is under review (an import's card is the GM's alone)."""
+        try:
+            scene = await self.scenes.current_scene(channel_id)
+        except NotFound:
+            return None
+        if scene.status != SceneStatus.REVIEW:
+            return None
+        return await self.as_read_by(await self.review(scene.id), reader)
+
+    async def as_read_by(self, review: Review, reader: Actor) -> Review:
+        """Return a review as one person reads it: the GM everything; a player what players read, and the
+        proposals kept to those present when they took part in its scene, by the scene's own record of who spoke
+        (`canon.visibility.proposal_seen`). Their warnings resting on GM-only canon stay the GM's."""
+        if reader.is_gm:
+            return review
+        took_part = False
+        if review.scene is not None and reader.id is not None:
+            async with self.db.session() as session:
+                spoke = await scene_participants(session, review.scene.id)
+            took_part = any(p.author_id == reader.id and p.speaker == SpeakerKind.PLAYER for p in spoke)
+        readable = {
+            i
+            for i in review.secret
+            if proposal_seen(Viewer.PLAYER, True, kept_to_present=i in review.present, took_part=took_part)
+        }
+        return dataclasses.replace(review, secret=review.secret - readable, read_present=frozenset(readable))
 
     async def review_in_channel(self, channel_id: int) -> Review:
         """Return the review waiting in a channel: its scene's, else the newest open import batch shown there."""

@@ -26,7 +26,7 @@ from memory.context import AssembledContext
 from memory.digests import SceneMomentStore
 from memory.leaks import Secret
 from memory.npc_memory import NpcMemoryStore
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from memory.turn_log import TurnLog
 
 log = logging.getLogger(__name__)

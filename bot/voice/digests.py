@@ -34,7 +34,8 @@ from canon.models import EntityCard, Viewer
 from memory import digests as digest_repo
 from memory.digests import SceneDigest, extractive_summary
 from memory.leaks import Secret, card_secrets, find_leaks
-from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind, memories_of
+from memory.npc_memory import DocType, MemoryRecord, NewMemory, ScopeKind
+from memory.npc_memory_records import memories_of
 from memory.scenes import Scene, SceneStatus, SpeakerKind, load_scene, scene_turns
 from memory.tokens import truncate_to_tokens
 

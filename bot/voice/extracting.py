@@ -31,6 +31,7 @@ from bot.voice.extraction import (
 )
 from bot.voice.material import scene_heading
 from canon.campaigns import Campaign, get_campaign
+from canon.date_reading import examples
 from canon.errors import GameError, Unavailable
 from canon.graph import CanonReader
 from canon.models import Authority, Evidence, EvidenceKind, Viewer, Visibility
@@ -94,6 +95,7 @@ class ExtractionCases:
             player_view = await deps.canon.reader(session, campaign, Viewer.PLAYER)
             lines = transcript_lines(turns)
             known = await _known(player_view, "\n".join(line for _, line in lines))
+            dates = examples(await player_view.calendar())
         if not lines:
             return ExtractionReport(skipped="The scene has no turns.")
         heading = scene_heading(scene)
@@ -104,6 +106,7 @@ class ExtractionCases:
             pieces,
             ontology=deps.canon.ontology_for(campaign),
             known_for=lambda piece: _known_in(piece, known),
+            dates=dates,
             material_kind="transcript",
             campaign_id=campaign.id,
             purpose="extraction",
@@ -161,11 +164,13 @@ class ExtractionCases:
         async with deps.db.session() as session:
             reader = await deps.canon.reader(session, campaign, Viewer.PLAYER)
             known = await _known(reader, "\n".join(p.text for _, p in pieces))
+            dates = examples(await reader.calendar())
         extractor = Extractor(llm, max_tokens=deps.settings.extraction_max_tokens)
         found = await extractor.read(
             [p for _, p in pieces],
             ontology=deps.canon.ontology_for(campaign),
             known_for=lambda piece: _known_in(piece, known),
+            dates=dates,
             material_kind="prose",
             campaign_id=campaign.id,
             purpose="prose_extraction",

@@ -262,6 +262,7 @@ class Extractor:
         *,
         ontology: Ontology,
         known_for: Callable[[Piece], list[tuple[str, str, list[str]]]],
+        dates: Sequence[str],
         material_kind: str,
         campaign_id: int | None,
         purpose: str,
@@ -271,7 +272,8 @@ class Extractor:
     ) -> list[tuple[int, Candidate]]:
         """Return (piece index, candidate) for every item that fits, recording what was dropped.
 
-        `progress(read, total)` hears of each piece read (a long scene or file takes many model calls).
+        `dates` show the model how the campaign's calendar writes a date; `progress(read, total)` hears of each
+        piece read (a long scene or file takes many model calls).
         """
         model = extraction_reply_model(ontology)
         started = time.perf_counter()
@@ -286,6 +288,7 @@ class Extractor:
                 material_kind="prose" if material_kind == "prose" else "transcript",
                 heading=piece.heading,
                 known=known_for(piece),
+                dates=dates,
             )
             try:
                 reply = await self.llm.complete_structured(

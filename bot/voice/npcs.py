@@ -26,8 +26,9 @@ from bot.voice.prompts import RETRY_AFTER_LEAK, npc_talk_messages
 from canon import presence
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound, Unavailable
+from canon.knowing import Learned, with_learned
 from canon.models import StatementView, Viewer
-from canon.visibility import Knowing, Learned, view_hidden, with_learned
+from canon.visibility import Knowing, view_hidden
 from memory import digests as digest_repo
 from memory.context import AssembledContext
 from memory.digests import Moment

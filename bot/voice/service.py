@@ -33,7 +33,8 @@ from config.settings import VoiceSettings
 from memory.digests import Moment, SceneMomentStore
 from memory.narrations import NarrationRecord
 from memory.npc_memory import MemoryRecord, NpcMemoryStore
-from memory.scenes import Actor, Scene, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor, Scene
 from memory.turn_log import TurnLog
 
 

@@ -9,7 +9,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import LineageStep
+from canon.forks import LineageStep
 from canon.graph.lineage import lineage_filter
 from canon.models import NOW, AsOf
 from canon.tables import StatementRow

@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, ColumnElement, and_, false, literal, or_
 
-from canon.campaigns import OPEN_END, LineageStep
+from canon.forks import OPEN_END, LineageStep
 from canon.models import AsOf
 
 # Built conditions by (model, lineage): a branch's condition has a clause per ancestor, and building it for every

@@ -14,10 +14,11 @@ from typing import Any, Self
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar_seen import calendar_seen
+from canon.calendar_seen import calendar_seen, story_date_seen
 from canon.campaign_calendar import CALENDAR_SETTINGS, GLOSSARY_SETTINGS, CampaignCalendar, calendar_from
-from canon.campaigns import CampaignRow, LineageStep, lineage
+from canon.campaigns import CampaignRow, lineage
 from canon.errors import InvalidInput, NotFound
+from canon.forks import LineageStep
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
@@ -153,11 +154,8 @@ class LineageReader:
         """Return the campaign's calendar: the Era entities this viewer may see (names, `start` and `end`
         years), named further by the calendar block the GM set (`canon.campaign_calendar`). A player's leaves out
         a GM-only era the block names, and a today in one (`canon.calendar_seen`)."""
-        eras = await self.canon_eras()
+        eras, every = await _eras_seen(self)
         seen = await _calendar_of(self.session, self.campaign_id, eras)
-        if self.viewer == Viewer.GM:
-            return seen
-        every = await LineageReader(self.session, self.steps, self.ontology, viewer=Viewer.GM).canon_eras()
         if hidden := every.keys() - eras.keys():
             return calendar_seen(seen, await _calendar_of(self.session, self.campaign_id, every), hidden)
         return seen
@@ -349,3 +347,21 @@ async def _calendar_of(
         return calendar_from(block, eras, glossary)
     except (InvalidInput, ValueError):  # a block that no longer fits canon's eras: canon's alone
         return calendar_from(None, eras, glossary)
+
+
+async def _eras_seen(reader: LineageReader) -> tuple[dict[str, tuple[Any, ...]], dict[str, tuple[Any, ...]]]:
+    """Return the Era entities a reader's viewer may see, and every one (the GM's), by key."""
+    eras = await reader.canon_eras()
+    if reader.viewer == Viewer.GM:
+        return eras, eras
+    gm = LineageReader(reader.session, reader.steps, reader.ontology, viewer=Viewer.GM)
+    return eras, await gm.canon_eras()
+
+
+async def story_date(reader: LineageReader, scene: str | None) -> str | None:
+    """Return the story's date a reader's viewer reads (as canon stores dates), given the latest dated scene's: the
+    later of it and the calendar's today, judged as the GM has them; None where there is none, or where it falls
+    in an era hidden from the viewer (`canon.calendar_seen.story_date_seen`)."""
+    eras, every = await _eras_seen(reader)
+    whole = await _calendar_of(reader.session, reader.campaign_id, every)
+    return story_date_seen(scene, whole, every.keys() - eras.keys())

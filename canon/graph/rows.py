@@ -11,7 +11,7 @@ from typing import Any
 
 from sqlalchemy import String, select, type_coerce
 
-from canon.campaigns import LineageStep
+from canon.forks import LineageStep
 from canon.graph.lineage import lineage_as_of
 from canon.models import (
     AsOf,

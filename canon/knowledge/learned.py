@@ -15,11 +15,12 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import CompoundSelect, and_, bindparam, or_, select, union_all, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.knowing import Learned
 from canon.knowledge.characters import LinkStatus
 from canon.knowledge.tables import KnowledgeRow, PlayerCharacterRow
 from canon.storage import utc_now
 from canon.tables import StatementRow
-from canon.visibility import Knowing, Learned
+from canon.visibility import Knowing
 
 #: What may be revealed.
 KINDS = ("entity", "statement", "source")

@@ -44,6 +44,8 @@ _NOT_ATTRIBUTES: dict[str, frozenset[str]] = {
 }
 _LIFE_STATES = {"born": "alive", "died": "dead"}
 _LIVING = frozenset({"Person", "NPC", "PC", "Creature", "Deity"})
+#: Types whose `status` is their state (intact, destroyed, missing, ...), not an attribute: the ontology's states.
+_STATE_STATUS = frozenset({"Item"})
 _VISIBILITY = {v.value: v for v in Visibility}
 _SEP = "\x1f"
 #: When a birth or a death written `unknown` holds from: a date nobody knows, never a key (it sorts as no date).
@@ -236,8 +238,15 @@ class FactBuilder:
             value = value_text(raw)
             if value is None:
                 continue
-            slot = f"attr|{entry.id}|{name}"
             shown = Visibility.GM_ONLY if name in entry.gm_only else visibility
+            if name == "status" and entry.entity_type in _STATE_STATUS:
+                # An item's status is its state ("The Bone Flute is missing"), one at a time.
+                slot = f"state|{entry.id}|status"
+                fp = statement_fingerprint("state", subject, "state", None, value, ALWAYS, shown.value)
+                kind = StatementKind.STATE
+                own[slot] = Fact(slot, kind, subject, "state", None, value, ALWAYS, shown, entry.line, fp)
+                continue
+            slot = f"attr|{entry.id}|{name}"
             predicate = self._attribute_name(entry.entity_type, name)
             fp = statement_fingerprint("attribute", subject, predicate, None, value, ALWAYS, shown.value)
             own[slot] = Fact(

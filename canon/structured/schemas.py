@@ -54,6 +54,7 @@ EntityType = Literal[
     "Culture",
     "Language",
     "Deity",
+    "Item",
 ]
 # The types an entry's reference may name (an NPC or a PC is a Person wherever a Person is expected).
 TargetType = Literal[
@@ -96,6 +97,9 @@ RelationType = Literal[
     "SEAT_OF",
     "ALLY_OF",
     "ENEMY_OF",
+    "MADE",
+    "POSSESSES",
+    "LOCATED_IN",
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
 SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
@@ -240,11 +244,29 @@ def _date_field(value: object, info: ValidationInfo) -> object:
             calendar = info.context.get("calendar") if isinstance(info.context, dict) else None
             if not isinstance(calendar, CampaignCalendar):
                 raise
-            return _date_in_words(value, calendar)
+            found = _date_in_words(value, calendar)
+            if found.month is not None:
+                _check_month(found, calendar)
+            return found
         if len(_DATE_CACHE) >= _DATE_CACHE_SIZE:
             _DATE_CACHE.clear()
         _DATE_CACHE[key] = found
+    calendar = context_calendar(info)
+    if calendar is not None and found.month is not None:
+        _check_month(found, calendar)
     return found
+
+
+def _check_month(date: WorldDate, calendar: CampaignCalendar) -> None:
+    """Refuse a month or a day the campaign's calendar lacks: its months, each of its own length."""
+    month, day = date.month or 0, date.day
+    days = calendar.days_in(month)
+    if not days:
+        raise FieldProblem(
+            f"names month {month}, but a year of this campaign has {calendar.month_count} months"
+        )
+    if day is not None and day > days:
+        raise FieldProblem(f"names day {day} of {calendar.month_name(month)}, which has {days} days")
 
 
 def _date_in_words(value: str, calendar: CampaignCalendar) -> WorldDate:

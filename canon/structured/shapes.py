@@ -158,6 +158,14 @@ _SAID_AS = {
     "husbands": "spouses",
     "birth": "born",
     "death": "died",
+    "material": "made_of",
+    "materials": "made_of",
+    "maker": "made_by",
+    "creator": "made_by",
+    "forged_by": "made_by",
+    "holder": "held_by",
+    "wielder": "held_by",
+    "bearer": "held_by",
 }
 
 

@@ -15,7 +15,8 @@ from sqlalchemy import or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import defer
 
-from canon.campaigns import LineageStep, lineage
+from canon.campaigns import lineage
+from canon.forks import LineageStep
 from canon.structured.tables import StructuredFileRow
 
 # Ids, keys or names per query: a first import of a big file looks up every one of its keys, and each query is

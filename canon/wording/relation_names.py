@@ -34,6 +34,7 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "LOCATED_IN": ("is at", "inside", "within", "found in", "staying in"),
     "LIVES_IN": ("home in", "resides in", "dwells in"),
     "POSSESSES": ("owns", "has", "carries", "holds", "wields"),
+    "MADE": ("forged", "crafted", "built", "maker of"),
     "WORSHIPS": ("prays to", "devoted to", "follows"),
     "KILLED": ("slew", "murdered", "slain"),
     "DEFEATED": ("beat", "conquered", "vanquished"),

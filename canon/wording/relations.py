@@ -39,6 +39,7 @@ PHRASES: Mapping[str, str] = {
     "SOURCE_OF": "{s} is a source of {o}",
     "POSSESSES": "{s} has {o}",
     "MADE_OF": "{s} is made of {o}",
+    "MADE": "{s} made {o}",
     "OCCURRED_AT": "{s} took place at {o}",
     "OCCURRED_DURING": "{s} took place during {o}",
     "PARTICIPATED_IN": "{s} took part in {o}",

@@ -26,10 +26,19 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
         )
     if s.kind == StatementKind.STATE:
         return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
+    dated = DATED_ATTRIBUTES.get(s.predicate)
+    if dated is not None and s.value:
+        return (
+            f"{subject} {dated} {words.when(s.value)}"  # "The Tolling Bells was made on 3 Bloom, year 12 …"
+        )
     # The attribute in words before it is escaped: "secret_passage" reads "secret passage", never "secret\ passage".
     return fact_sentence(
         subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""), told=told
     )
+
+
+#: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
+DATED_ATTRIBUTES = {"made": "was made", "first_appeared": "first appeared"}
 
 
 #: Relations that last a whole life and beyond: a parent stays a parent after a death, so no end is said.

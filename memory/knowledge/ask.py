@@ -166,6 +166,9 @@ class Answerer:
             return None
         if calendar is None:
             calendar = await self.retriever.calendar(answer.campaign_id, viewer=viewer, knowing=knowing)
+        # Today is the story's date as the viewer reads it: the latest dated scene's when later than the calendar's.
+        now = await self.retriever.story_date(answer.campaign_id, viewer=viewer, knowing=knowing)
+        calendar = calendar.model_copy(update={"today": now})
         era = asked_era(asked.text, calendar, glossary.keys())
         opened: dict[str, Opening] = {}
         if era is not None:  # the event that opened it, or the one after it

@@ -253,3 +253,17 @@ def test_a_sentence_of_the_calendar_s_own_after_a_short_word_is_a_sentence_of_it
         "eras": [{"name": "St. Aldric's Years", "abbreviation": "SA", "start": 1}],
         "today": "the end of the war",
     }
+
+
+def test_an_era_with_several_abbreviations_is_said_with_each_and_reads_back() -> None:
+    tolling = calendar_from(
+        {
+            "eras": [
+                {"name": "The Age of Tolling", "abbreviation": "AT", "abbreviations": ["Tolling"], "start": 0}
+            ]
+        },
+        {},
+    )
+    said = tolling.describe_eras()
+    assert said == "This campaign's era is the Age of Tolling (AT, Tolling, years 0 onwards)."
+    assert calendar_from(parse_block(tolling.describe()), {}) == tolling

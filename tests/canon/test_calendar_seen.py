@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from canon.calendar import WorldDate
-from canon.calendar_seen import calendar_seen
+from canon.calendar_seen import calendar_seen, story_date_seen
 from canon.campaign_calendar import calendar_from
 from canon.date_reading import present, read_date
 
@@ -70,3 +70,15 @@ def test_a_today_in_an_era_the_player_may_see_stays() -> None:
     assert seen.today == "3 Emberly, year 20 of After the Crowning"
     assert present(seen) == WorldDate(era="after_the_crowning", year=20, month=1, day=3)
     assert "Today is 3 Emberly, year 20 of After the Crowning." in seen.describe()
+
+
+def test_the_story_s_date_in_a_gm_only_era_is_no_date_for_a_player() -> None:
+    whole = calendar_from(block("3 Emberly, year 20 of After the Crowning"), CANON)
+    # A later scene in the hidden era is the story's date: the player reads none, never the earlier today.
+    assert story_date_seen("sunken_reign.60.1.3", whole, HIDDEN) is None
+    assert story_date_seen("sunken_reign.60.1.3", whole, ()) == "sunken_reign.60.1.3"
+    # An earlier scene (a flashback) leaves the story at today, which the player may read.
+    assert story_date_seen("after_the_crowning.15", whole, HIDDEN) == str(present(whole))
+    hidden_today = calendar_from(block("3 Emberly, year 60 of the Sunken Reign"), CANON)
+    assert story_date_seen("after_the_crowning.15", hidden_today, HIDDEN) is None
+    assert story_date_seen(None, calendar_from(block(None), CANON), HIDDEN) is None

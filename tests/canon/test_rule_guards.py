@@ -12,9 +12,9 @@ import pytest
 from sqlalchemy import update
 
 from canon import campaigns
-from canon.campaigns import ForkPoint
 from canon.continuity import ConflictKind
 from canon.errors import InvalidInput
+from canon.forks import ForkPoint
 from canon.models import Authority
 from canon.proposals import UNKNOWN_ATTRIBUTE, EntityContent, EventContent, Ref, StateChangeContent
 from canon.storage import Database

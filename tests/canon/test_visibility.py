@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 
+from canon.knowing import Learned
 from canon.models import (
     NOW,
     AsOf,
@@ -21,7 +22,6 @@ from canon.proposals import ProposalWarning
 from canon.visibility import (
     HiddenCanon,
     Knowing,
-    Learned,
     entities_seen,
     entity_named_only,
     entity_seen,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from canon.storage import READ_ONLY
+from canon.storage_faults import READ_ONLY
 from tests.conftest import DatabaseTarget
 from tests.helpers.storage_faults import make_read_only, make_writable
 

@@ -15,7 +15,8 @@ from canon.campaigns import create_campaign
 from canon.shown_writes import UNKNOWN, moves_mark, written_by
 from canon.storage import Database, utc_now
 from canon.write_marks import WriteMarks
-from memory.scenes import Actor, SceneService, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import BACKENDS, drop_target, make_target
 

@@ -13,7 +13,7 @@ from canon.models import StatementKind, Validity
 from canon.wording import CalendarWords, Wording
 from cogs import canon_embeds, retcon_embeds
 from cogs.conflict_embeds import conflict_page_embed
-from tests.cogs.test_canon_embeds import statement
+from tests.helpers.canon_samples import statement
 
 FROST = Wording(calendar=CalendarWords(eras={"third_age": "The Third Age"}, months=("Thaw", "Frostmoot")))
 MESSAGE = "Oswin died in third_age.year_363.month_2.day_3; back in third_age.year_363.month_2.day_9."

@@ -14,8 +14,8 @@ from canon.wording.relations import is_or_are
 from cogs import canon_embeds, review_embeds, voice_embeds
 from memory.digests import Moment
 from memory.knowledge.retrieval.superseded import Change
-from tests.cogs.test_canon_embeds import ref, statement
 from tests.e2e.jargon import rendered
+from tests.helpers.canon_samples import ref, statement
 
 
 def test_an_attribute_is_said_in_words_before_it_is_escaped() -> None:
@@ -79,7 +79,7 @@ def finding(fingerprint: str) -> Finding:
 
 def test_the_public_conflict_notice_says_what_happened() -> None:
     from memory.scenes import SceneStatus
-    from tests.cogs.test_canon_embeds import big_review
+    from tests.helpers.canon_samples import big_review
 
     review = big_review(3, status=SceneStatus.COMPLETED)
     settled = review_embeds.committed_embed(review, [finding("a")], reveal=False, accepted={"a"})

@@ -10,7 +10,8 @@ import sys
 
 from bot.app import build_canon
 from canon.storage import Database
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 
 async def main(url: str, schema: str, scene_id: int) -> None:

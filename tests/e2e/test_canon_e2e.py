@@ -252,8 +252,10 @@ async def test_a_hidden_proposal_stays_hidden_on_the_public_card(world: World) -
     shown = embed_text(private.embeds[0])
     assert private.ephemeral and "🔒 The Hidden King's seat: Vell" in shown
     assert "Vell takes part in “Vell's feast”" in shown and "after dying" in shown
-    refused = await emu.invoke(chan, world.pat, "canon review")
-    assert refused.ephemeral and "Only the GM" in (refused.content or "")
+    # A player reads the card privately as the public one: nothing of the GM-only proposal, nor a lock.
+    read = await emu.invoke(chan, world.pat, "canon review")
+    mine = embed_text(read.embeds[0])
+    assert read.ephemeral and "Hidden King" not in mine and "🔒" not in mine and "feast" in mine, mine
     # The GM accepts the feast despite its warning, on the private card; the commit's conflict (Vell's death
     # is GM-only) is never mentioned on the card players read.
     (feast,) = [p for p in proposals if "feast" in str(p.content)]

@@ -1,7 +1,8 @@
 """What a player reads of what their character knows beyond public canon, through the real client and the
 emulator: never a 🔒 (the GM's mark), only 🗝️ on what the character itself learned, keyed "Your character knows
 this; it is not common knowledge"; no mark on an entity the character knows only by name (it would tell that the
-entity's other facts are hidden); and the GM's cards keep their locks."""
+entity's other facts are hidden); and the GM's cards keep their locks. The GM looking through a character's eyes
+reads the mark keyed with the character's name ("Known to Sable; …")."""
 
 from __future__ import annotations
 
@@ -57,3 +58,9 @@ async def test_a_player_reads_their_characters_secrets_as_plain_knowledge(world:
     # The GM's card keeps the locks and their key.
     gms = await card_of(world, gm, "The Duke")
     assert f"{LOCK} The Duke's secret: a spy" in gms and "🔒 = GM only" in gms and KNOWN not in gms, gms
+    # The GM looking through Sable's eyes reads whose knowledge it is, by name, never "Your character".
+    as_sable = await card_of(world, gm, "The Duke", as_character="sable")
+    assert f"{KNOWN} The Duke's secret: a spy" in as_sable and LOCK not in as_sable, as_sable
+    assert f"{KNOWN} Known to Sable; it is not common knowledge." in as_sable and KEY not in as_sable, (
+        as_sable
+    )

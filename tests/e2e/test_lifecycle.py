@@ -21,8 +21,9 @@ from canon.models import Authority, Evidence, EvidenceKind
 from canon.proposals import EntityContent
 from canon.storage import Database, utc_now
 from canon.tables import EntityRow, ProposalRow
+from memory.scene_service import SceneService
 from memory.scene_tables import SceneRow, TurnRow
-from memory.scenes import Actor, SceneService, SceneStatus, SpeakerKind
+from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import DatabaseTarget
 

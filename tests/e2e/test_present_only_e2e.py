@@ -56,3 +56,35 @@ async def test_a_players_proposal_kept_to_those_present_from_the_start(world: Wo
     shown = public_text(world)
     for secret in ("spy", "Mirela", "handler"):
         assert secret not in shown, (secret, shown)
+
+
+async def test_every_player_present_reads_it_before_the_commit_and_nobody_else(world: World) -> None:
+    emu, chan, gm, pat, quinn = world.emu, world.channel, world.gm, world.pat, world.quinn
+    rio = emu.add_member(world.guild, "Rio")
+    for name, player in (("Sable", pat), ("Brann", quinn), ("Cade", rio)):
+        await gm_adds(world, "entity", name=name, type="PC")
+        await emu.invoke(chan, gm, "character set", name=name, player=player)
+    await gm_adds(world, "entity", name="The Duke", type="NPC")
+    await emu.invoke(chan, gm, "scene start", title="The letter")
+    await emu.send_message(chan, pat, "I break the seal and read the Duke's letter to Brann.")
+    await emu.send_message(chan, quinn, "I keep watch at the door.")
+    await emu.invoke(
+        chan, pat, "propose fact", subject="The Duke", attribute="secret", value="a spy", present_only=True
+    )
+    await emu.invoke(chan, quinn, "propose fact", subject="The Duke", attribute="title", value="Duke of Vell")
+    await emu.invoke(chan, gm, "endscene")
+
+    def read(reply: object) -> str:
+        assert getattr(reply, "ephemeral", False), reply
+        return "\n".join(embed_text(e) for e in getattr(reply, "embeds", []))
+
+    # Pat proposed it and Quinn spoke in the scene: both read it, privately, before the commit.
+    for player in (pat, quinn):
+        said = read(await emu.invoke(chan, player, "canon review"))
+        assert "a spy" in said and "Duke of Vell" in said, said
+        assert "Known only to those present" in said and "🔒" not in said, said
+    # Rio never spoke in the scene: the card reads as the public one, with no line, count or number for it.
+    absent = read(await emu.invoke(chan, rio, "canon review"))
+    assert "spy" not in absent and "Duke of Vell" in absent and "1 proposal:" in absent, absent
+    gms = read(await emu.invoke(chan, gm, "canon review", private=True))
+    assert "a spy" in gms and "Duke of Vell" in gms, gms

@@ -13,7 +13,7 @@ from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
 from bot.offline.emulator.models import StoredMessage
-from canon.storage import DISK_FULL
+from canon.storage_faults import DISK_FULL
 from memory.scene_tables import TurnRow
 from tests.e2e.conftest import World
 

@@ -30,7 +30,7 @@ async def test_a_gm_reads_import_problems_in_plain_words(world: World) -> None:
     assert (
         "this file has no `kind:` line, and its top-level keys (name, start, people) do not say which kind of "
         "world file it is: say which one in a line such as `kind: timeline` at the top; the kinds are timeline, "
-        "family tree, gazetteer, bestiary, magic system, culture, characters and factions"
+        "family tree, gazetteer, bestiary, magic system, culture, characters, factions and items"
     ) in " ".join(kingdom.split()), kingdom
 
 

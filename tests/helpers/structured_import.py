@@ -15,7 +15,7 @@ from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import base_ontology
 from canon.storage import Database
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from tests.helpers.paths import YAML_FIXTURES
 
 

@@ -15,8 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.schema import database
 from canon import campaigns
+from canon.forks import ForkPoint
 from canon.storage import Database, create_engine
-from memory.scenes import Actor, SceneService, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 from tests.conftest import POSTGRES_URL
 from tests.helpers.db_templates import Templates, fingerprint
@@ -120,7 +122,7 @@ async def fill(db: Database) -> int:
 
     async def branch(session: AsyncSession) -> None:
         changeset = await campaigns.open_changeset(session, campaign.id, campaigns.ChangesetKind.GM_DIRECT)
-        point = campaigns.ForkPoint(changeset_id=changeset.id)
+        point = ForkPoint(changeset_id=changeset.id)
         await campaigns.create_branch(session, campaign, "What if", point, guild_id=10)
 
     await db.run(branch)

@@ -25,7 +25,8 @@ from canon.proposals import EntityContent
 from canon.storage import Database
 from canon.structured.tables import StructuredFileRow
 from canon.tables import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from tests.helpers.db_templates import TEMPLATES
 from tests.helpers.paths import YAML_FIXTURES
 

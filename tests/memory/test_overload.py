@@ -17,8 +17,10 @@ import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 
 from canon import campaigns
-from canon.storage import BUSY, Database, storage_fault
-from memory.scenes import Actor, SceneService, scene_turns
+from canon.storage import Database
+from canon.storage_faults import BUSY, storage_fault
+from memory.scene_service import SceneService
+from memory.scenes import Actor, scene_turns
 from memory.turn_log import LoggedTurn, TurnLog
 from tests.conftest import DatabaseTarget, drop_target, make_target
 from tests.memory.test_scenes import message

@@ -11,11 +11,11 @@ from sqlalchemy import func, select
 from canon import campaigns
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.storage import Database, utc_now
+from memory.scene_service import SceneService
 from memory.scene_tables import TurnRow
 from memory.scenes import (
     Actor,
     AttachmentInfo,
-    SceneService,
     SceneStatus,
     SpeakerKind,
     scene_turns,

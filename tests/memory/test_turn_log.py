@@ -19,7 +19,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon import campaigns
 from canon.storage import Database
 from memory import turn_log
-from memory.scenes import Actor, SceneService, scene_turns
+from memory.scene_service import SceneService
+from memory.scenes import Actor, scene_turns
 from memory.turn_log import LoggedTurn, TurnLog
 from tests.conftest import DatabaseTarget, drop_target, make_target
 from tests.memory.test_scenes import message

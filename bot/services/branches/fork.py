@@ -15,10 +15,11 @@ from bot.services.branches.common import BranchDeps
 from canon import campaigns
 from canon.calendar import DateError, parse_date
 from canon.campaign_calendar import CampaignCalendar
-from canon.campaigns import Campaign, CampaignStatus, ForkPoint, chain, fork_point_of, lineage, steps_of
+from canon.campaigns import Campaign, CampaignStatus, chain, lineage
 from canon.continuity import key_span, world_key
 from canon.date_reading import example, read_date
 from canon.errors import Conflict, InvalidInput, NotFound
+from canon.forks import ForkPoint, fork_point_of, steps_of
 from canon.models import Viewer
 from canon.storage import utc_now
 from memory.knowledge.repository import kept_restrictions

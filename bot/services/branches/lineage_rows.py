@@ -22,7 +22,8 @@ from typing import Any
 from sqlalchemy import Table, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import CampaignRow, LineageStep, lineage
+from canon.campaigns import CampaignRow, lineage
+from canon.forks import LineageStep
 from canon.graph import lineage_filter
 from canon.visibility import source_stored_hidden, source_visibility_of
 from memory.knowledge.repository import kept_flags

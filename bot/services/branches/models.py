@@ -6,8 +6,9 @@ import hashlib
 from dataclasses import dataclass, field
 from typing import Any
 
-from canon.campaigns import Campaign, ForkPoint
+from canon.campaigns import Campaign
 from canon.continuity import Finding
+from canon.forks import ForkPoint
 from canon.models import StatementView
 from canon.proposals import Proposal
 

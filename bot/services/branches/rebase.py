@@ -17,21 +17,12 @@ from bot.services.branches import repository as repo
 from bot.services.branches.common import BranchDeps, require_retirable
 from bot.services.branches.fork import date_scene_order, latest_point, with_kept_restrictions
 from bot.services.branches.models import RebasePlan
-from canon import campaigns
-from canon.campaigns import (
-    Campaign,
-    CampaignStatus,
-    ChangesetKind,
-    ForkPoint,
-    LineageStep,
-    chain,
-    fork_point_of,
-    lineage,
-    steps_of,
-)
+from canon import campaigns, forks
+from canon.campaigns import Campaign, CampaignStatus, ChangesetKind, chain, lineage
 from canon.checks import record_findings, whole_graph_findings, whole_snapshot, with_evidence
 from canon.continuity import Finding, Snapshot, check
 from canon.errors import Conflict, InvalidInput
+from canon.forks import ForkPoint, LineageStep, fork_point_of, steps_of
 from canon.graph import CanonReader
 from canon.models import Validity, Viewer
 from canon.ontology import Ontology
@@ -93,7 +84,7 @@ async def _sources_between(
 
 async def _refreshed(session: AsyncSession, branch: Campaign) -> tuple[int, ...]:
     """Return the branch's copies of sources still as copied (one it re-imported itself is its own now)."""
-    pins = campaigns.pinned_sources(branch)
+    pins = forks.pinned_sources(branch)
     if not pins:
         return ()
     hashes = await repo.source_hashes(session, branch.id, pins)
@@ -106,14 +97,12 @@ def _merged_ontology(
     deps: BranchDeps, branch: Campaign, parent: Campaign
 ) -> tuple[dict[str, Any] | None, list[str], list[str], Ontology]:
     """Return the branch's ontology extension with its parent's added, what was added and kept, and the result."""
-    extension, added, kept = campaigns.merge_ontology_extensions(
-        branch.settings.get(campaigns.ONTOLOGY_SETTINGS), parent.settings.get(campaigns.ONTOLOGY_SETTINGS)
+    extension, added, kept = forks.merge_ontology_extensions(
+        branch.settings.get(forks.ONTOLOGY_SETTINGS), parent.settings.get(forks.ONTOLOGY_SETTINGS)
     )
     try:
         ontology = deps.access.ontology_for(
-            branch.model_copy(
-                update={"settings": {**branch.settings, campaigns.ONTOLOGY_SETTINGS: extension}}
-            )
+            branch.model_copy(update={"settings": {**branch.settings, forks.ONTOLOGY_SETTINGS: extension}})
         )
     except InvalidInput as error:
         raise Conflict(
@@ -217,7 +206,7 @@ async def rebase(
             await shift_own_story(session, branch.id, after=plan.current.scene_order or 0, by=plan.shift)
         if plan.ontology_added:  # add-only: the branch's canon keeps every type it was written with
             await campaigns.update_campaign_settings(
-                session, branch.id, {campaigns.ONTOLOGY_SETTINGS: plan.ontology}
+                session, branch.id, {forks.ONTOLOGY_SETTINGS: plan.ontology}
             )
         for source_id in plan.refreshed_ids:  # the parent's current version comes in instead
             chunk_ids, file_hash = await delete_source_rows(session, source_id)

@@ -17,7 +17,8 @@ from sqlalchemy.orm import aliased
 
 from bot.schema.branch_tables import ChannelBindingRow
 from bot.services.branches.models import Binding
-from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow, LineageStep
+from canon.campaigns import CampaignRow, ChangesetKind, ChangesetRow
+from canon.forks import LineageStep
 from canon.graph import lineage_filter
 from canon.models import Viewer
 from canon.proposals import ProposalStatus

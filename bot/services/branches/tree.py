@@ -6,7 +6,8 @@ from bot.services.branches import repository as repo
 from bot.services.branches.common import BranchDeps
 from bot.services.branches.models import Binding, BranchInfo, BranchNode
 from canon import campaigns
-from canon.campaigns import Campaign, fork_point_of
+from canon.campaigns import Campaign
+from canon.forks import fork_point_of
 from canon.models import Viewer
 
 

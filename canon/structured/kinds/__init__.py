@@ -20,6 +20,7 @@ from canon.structured.kinds import (
     factions,
     family_tree,
     gazetteer,
+    items,
     magic_system,
     timeline,
 )
@@ -30,6 +31,7 @@ from canon.structured.kinds.culture import Culture, CultureFile, Deity, Language
 from canon.structured.kinds.factions import Faction, FactionsFile
 from canon.structured.kinds.family_tree import FamilyTreeFile, Person
 from canon.structured.kinds.gazetteer import Coordinates, GazetteerFile, Location, Region
+from canon.structured.kinds.items import Item, ItemsFile
 from canon.structured.kinds.magic_system import MagicSystem, MagicSystemFile, Spell
 from canon.structured.kinds.timeline import Era, Event, TimelineFile
 from canon.structured.schemas import EntityType, LoreModel, RelationField, TargetType
@@ -56,6 +58,8 @@ __all__ = [
     "FactionsFile",
     "FamilyTreeFile",
     "GazetteerFile",
+    "Item",
+    "ItemsFile",
     "KindSpec",
     "Language",
     "Location",
@@ -70,7 +74,15 @@ __all__ = [
 ]
 
 LoreKind = Literal[
-    "timeline", "family_tree", "gazetteer", "bestiary", "magic_system", "culture", "characters", "factions"
+    "timeline",
+    "family_tree",
+    "gazetteer",
+    "bestiary",
+    "magic_system",
+    "culture",
+    "characters",
+    "factions",
+    "items",
 ]
 LoreDocument = (
     TimelineFile
@@ -81,6 +93,7 @@ LoreDocument = (
     | CultureFile
     | CharactersFile
     | FactionsFile
+    | ItemsFile
 )
 
 KINDS: dict[LoreKind, KindSpec] = {
@@ -92,6 +105,7 @@ KINDS: dict[LoreKind, KindSpec] = {
     "culture": culture.KIND,
     "characters": characters.KIND,
     "factions": factions.KIND,
+    "items": items.KIND,
 }
 LORE_KINDS: tuple[LoreKind, ...] = tuple(KINDS)
 FILE_MODELS: dict[LoreKind, type[LoreModel]] = {name: spec.model for name, spec in KINDS.items()}

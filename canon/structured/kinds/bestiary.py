@@ -1,7 +1,7 @@
 """Bestiary files: creatures, species or named individuals.
 
 Edges: creature INHABITS its habitat (`null` for none, as in the SRD bestiary), and whoever defeated it
-DEFEATED it.
+DEFEATED it. A creature's `aliases` are names it is found by (one may be the GM's: `{name: ..., gm_only: true}`).
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ class Creature(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     species: Text | None = None
     alignment: Text | None = None
     habitat: Ref | None = None
@@ -52,6 +53,7 @@ def normalise(n: Normaliser, document: BestiaryFile) -> None:
     for creature in document.creatures:
         loc = n.v.loc_of(creature)
         attributes: dict[str, JsonValue] = {
+            "aliases": list(creature.aliases),
             "species": creature.species,
             "alignment": creature.alignment,
             "first_appeared": n.date_text(creature.first_appeared),

@@ -1,7 +1,8 @@
 """Culture files: cultures, languages and deities.
 
 Edges: a language LANGUAGE_OF its culture, a homeland HOMELAND_OF it, each speaker SPEAKS a language, and each
-worshipper WORSHIPS a deity.
+worshipper WORSHIPS a deity. A deity's `aliases` are names it is found by (a saint's other names; one may be the
+GM's: `{name: ..., gm_only: true}`).
 """
 
 from __future__ import annotations
@@ -55,6 +56,7 @@ class Deity(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     domain: list[Text] = Field(default_factory=list)
     alignment: Text | None = None
     symbol: Text | None = None
@@ -99,6 +101,7 @@ def normalise(n: Normaliser, document: CultureFile) -> None:
     for deity in document.deities:
         loc = n.v.loc_of(deity)
         attributes = {
+            "aliases": list(deity.aliases),
             "domain": list(deity.domain),
             "alignment": deity.alignment,
             "symbol": deity.symbol,

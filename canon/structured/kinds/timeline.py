@@ -53,6 +53,7 @@ class Event(Entry):
 
     id: Id
     name: Name
+    aliases: list[Text] = Field(default_factory=list)
     in_fiction_date: Text | None = None
     era: EraPath | None = None
     # Its date as a person's `born:` is written ("9 Scorch, 668 CY", "668", "crown_years.668.3.9"), or:
@@ -246,6 +247,7 @@ def _event(
     else:
         date = _event_date(n, event, era_id, path[:-1], loc, written)
     attributes: dict[str, JsonValue] = {
+        "aliases": list(event.aliases),
         "date": n.date_text(date),
         "in_fiction_date": event.in_fiction_date,
         "outcome": event.outcome,
@@ -325,20 +327,39 @@ def _event_date(
     if event.day is not None and event.month is None:
         n.v.report((*loc, "day"), '"day" needs a "month"')
         broken = True
-    rules = n.v.rules
-    if event.month is not None and event.month > rules.months_per_year:
-        n.v.report(
-            (*loc, "month"),
-            f'"month" must be 1 to {rules.months_per_year} (the months of the calendar); got {event.month}',
-        )
-        broken = True
-    if event.day is not None and event.day > rules.days_per_month:
-        n.v.report((*loc, "day"), f'"day" must be 1 to {rules.days_per_month}; got {event.day}')
-        broken = True
+    calendar = n.v.context.get("calendar")
+    if isinstance(calendar, CampaignCalendar):  # the campaign's months, each of its own length
+        broken = broken or (event.month is not None and _outside_the_months(n, event, calendar, loc))
+    else:
+        rules = n.v.rules
+        if event.month is not None and event.month > rules.months_per_year:
+            n.v.report(
+                (*loc, "month"),
+                f'"month" must be 1 to {rules.months_per_year} (the months of the calendar); got {event.month}',
+            )
+            broken = True
+        if event.day is not None and event.day > rules.days_per_month:
+            n.v.report((*loc, "day"), f'"day" must be 1 to {rules.days_per_month}; got {event.day}')
+            broken = True
     if broken:
         return None
     date = WorldDate(era=era_id, year=event.year, month=event.month, day=event.day)
     return _checked(n, date, era_id, outer_eras, (*loc, "year"))
+
+
+def _outside_the_months(n: Normaliser, event: Event, calendar: CampaignCalendar, loc: Loc) -> bool:
+    """Report a `month` the campaign's calendar lacks, or a `day` its month lacks (each month has its length)."""
+    month = event.month or 0
+    days = calendar.days_in(month)
+    if not days:
+        n.v.report(
+            (*loc, "month"), f'"month" must be 1 to {calendar.month_count} (the months of the calendar)'
+        )
+        return True
+    if event.day is not None and event.day > days:
+        n.v.report((*loc, "day"), f'"day" is {event.day}, but {calendar.month_name(month)} has {days} days')
+        return True
+    return False
 
 
 def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: list[str], at: Loc) -> WorldDate:
@@ -355,7 +376,7 @@ def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: lis
 #: An event's fields the GM may hide one by one (its date and era make the event itself: hide it whole).
 _EVENT_HIDEABLE = frozenset(
     {
-        *("in_fiction_date", "location", "participants", "winner", "winners"),
+        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners"),
         *("outcome", "terms", "description", "significance"),
     }
 )

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_compare import older_by_age
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
@@ -219,7 +220,7 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     named = [(n, f) for n, f in lived if not _by_asking(f)]
     people = named or lived
     if _OLDER.search(folded):
-        return _older(question, people) or _unborn(facts)
+        return _older(question, people) or older_by_age(question, facts) or _unborn(facts)
     if not people:
         return None
     if not _HOW_OLD.search(folded):

@@ -38,6 +38,7 @@ from memory.knowledge.retrieval.answer_happenings import (
     is_event,
     names_list,
 )
+from memory.knowledge.retrieval.answer_kept_forms import kept_forms
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
@@ -424,16 +425,15 @@ def _count_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
 
 
 def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    married = marriage_answer(
-        question, facts
-    )  # asked of each one a step found: "when did Tove's parents marry"
+    married = marriage_answer(question, facts)  # of each one a step found: "when did Tove's parents marry"
     if married is not None:
         return married
     counted = _count_answer(question, facts)
     if counted is not None:
         return counted
     found = (
-        year_answer(question, facts)
+        kept_forms(question, facts)  # what a group keeps, who founded it, which of two is larger
+        or year_answer(question, facts)
         or lived_answer(question, facts)
         or deaths_answer(question, facts)
         or culprit_answer(question, facts)

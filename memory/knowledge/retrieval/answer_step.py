@@ -35,6 +35,7 @@ from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
@@ -127,6 +128,9 @@ def reply(
         and beside_the_point(question.text, facts, answer.text)
     ):
         answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
+    said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)
+    if said is not None:
+        return said  # what X is, why, the number or name asked: said, or nothing known (`answer_defined`)
     if not answer.known:
         strange = bool(results) and bool(strange_words(question, unknown, results))
         answer = described(question, facts, results, unknown, strange) or answer

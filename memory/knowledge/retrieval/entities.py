@@ -17,7 +17,6 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaigns import Campaign, ChangesetRow, LineageStep
-from canon.date_reading import present
 from canon.errors import GameError
 from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import Entity, EntityCard, Viewer
@@ -48,6 +47,7 @@ from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
+from memory.knowledge.retrieval.typed_names import closest
 from memory.knowledge.retrieval.years import in_a_year
 from memory.leaks import card_secrets
 
@@ -209,9 +209,9 @@ def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[l
             # A part several names share, typed as a plural ("the Marrows"), names the house, not one of them.
             return [fold(name) for name, _ in parts[candidate]], _PART_SCORE
     if len(key) >= 4:
-        found = process.extractOne(key, choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
-        if found is not None:
-            return [found[0]], float(found[1])
+        slip = closest(key, choices, folded_names, config.fuzzy_cutoff)  # a slip; two equally near name none
+        if slip is not None:
+            return slip if slip[0] else None
     # A misspelt part counts only capitalised ("Ysolda"): a lower-case word near a name is mostly just a word.
     if " " in key or not window[:1].isupper() or len(key) < 5:
         return None
@@ -438,8 +438,7 @@ class EntityFinder:
         ranked += await around(reader, question, ranked)  # the places in or around a place asked about
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
-        today = present(calendar) if calendar is not None else None
-        now = await story_date(session, steps, str(today) if today is not None else None) if ranked else None
+        now = await story_date(session, steps, reader) if ranked else None
         facts: list[CanonFact] = []
         for m in ranked:
             try:

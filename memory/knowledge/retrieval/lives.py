@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar import UNKNOWN, DateError, parse_date
+from canon.calendar import UNKNOWN
 from canon.campaigns import LineageStep
+from canon.graph.reads import LineageReader
+from canon.graph.reads import story_date as story_date_of
 from canon.models import EntityCard, EntityRef
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
@@ -228,11 +230,12 @@ def _dated(text: str | None) -> str | None:
 
 
 async def story_date(
-    session: AsyncSession, steps: Sequence[LineageStep], today: str | None = None
+    session: AsyncSession, steps: Sequence[LineageStep], reader: LineageReader
 ) -> str | None:
-    """Return the story's date: the in-world date of the latest scene that has one, of the campaign or else of
-    the campaigns it branched from (up to where it branched); the calendar's `today` (the campaign's present, as
-    canon stores dates) where no scene is dated, or where it is later than that scene; else None."""
+    """Return the story's date the reader's viewer reads: the in-world date of the latest scene that has one, of
+    the campaign or else of the campaigns it branched from (up to where it branched); the calendar's `today` (the
+    campaign's present, as canon stores dates) where no scene is dated, or where it is later than that scene; else
+    None. A date in an era hidden from the viewer is None too (`canon.graph.reads.story_date`)."""
     scene: str | None = None
     for step in steps:
         scenes = _SCENES.c
@@ -245,21 +248,7 @@ async def story_date(
         if found and found != UNKNOWN:
             scene = found
             break
-    if today is None or scene is None:
-        return scene or today
-    return today if _later(today, scene) else scene
-
-
-def _later(one: str, other: str) -> bool:
-    """Tell whether one stored date starts after another (one that cannot be placed is never later)."""
-    try:
-        first, second = parse_date(one), parse_date(other)
-    except DateError:
-        return False
-    if first.year is None or second.year is None:
-        return False
-    # The calendar's own order (year, month, day), read without the continuity checks a question never needs.
-    return (first.year, first.month or 0, first.day or 0) > (second.year, second.month or 0, second.day or 0)
+    return await story_date_of(reader, scene)
 
 
 def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) -> Life | None:

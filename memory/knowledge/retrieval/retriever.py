@@ -26,6 +26,7 @@ from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
 from memory.knowledge.retrieval.eras import Opening, openings
+from memory.knowledge.retrieval.lives import story_date
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
 from memory.knowledge.section_rows import hidden_section_chunks
@@ -265,6 +266,18 @@ class Retriever:
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
             return await reader.calendar()
+
+    async def story_date(
+        self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
+    ) -> str | None:
+        """Return the story's date as the viewer reads it, as canon stores dates, or None (`lives.story_date`:
+        none is held, or it falls in an era hidden from the viewer)."""
+        async with self.db.session() as session:
+            campaign, steps = await self._campaign(session, campaign_id)
+            reader = CanonReader(
+                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
+            )
+            return await story_date(session, steps, reader)
 
     async def era_openings(
         self, campaign_id: int, eras: Sequence[EraDef], *, viewer: Viewer, knowing: Knowing | None = None

@@ -14,7 +14,8 @@ from bot.app import build_canon
 from bot.cli.main import app
 from bot.services.characters import CharacterDesk, Member
 from canon import campaigns
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from tests.conftest import DatabaseTarget
 
 CAMPAIGN = "Shattered Isles"

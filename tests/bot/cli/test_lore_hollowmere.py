@@ -16,7 +16,8 @@ from bot.cli.main import app
 from canon import campaigns
 from canon.calendar import parse_date
 from canon.story_clock import date_and_key
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_world
 from tests.helpers.paths import REPO

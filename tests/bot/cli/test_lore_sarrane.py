@@ -120,7 +120,9 @@ def test_one_alias_kept_for_the_gm_is_no_name_a_player_finds_or_reads(cli: CliRu
     said = ask(cli, tmp_path, ["what are mother quill's aliases", "who is the voice below"], gm=True)
     assert said == {
         "what are mother quill's aliases": "Mother Quill is also called the Harbour Witch or the Voice Below.",
-        "who is the voice below": "Mother Quill is a fortune-teller of the docks.",  # the GM finds her by it
+        "who is the voice below": (  # the GM finds her by it, told it is her secret name
+            "The Voice Below is Mother Quill's secret name. Mother Quill is a fortune-teller of the docks."
+        ),
     }
     assert "Mother Quill (NPC)" in card(cli, "The Voice Below", gm=True)
     # Exported and imported again, the alias is still the GM's alone.

@@ -7,11 +7,11 @@ import logging
 
 import pytest
 
-from bot.ops.scheduler import _thread_safe_scheduler_class
+from bot.ops.apscheduler_adapter import thread_safe_scheduler_class
 
 
 async def _run_one_job(job: object) -> None:
-    scheduler = _thread_safe_scheduler_class()()
+    scheduler = thread_safe_scheduler_class()()
     scheduler.start()
     try:
         scheduler.add_job(job, id="the-job")
@@ -72,7 +72,7 @@ async def test_a_shutdown_while_a_job_runs_stops_it_without_a_traceback(
             raise
 
     caplog.set_level(logging.INFO)
-    scheduler = _thread_safe_scheduler_class()()
+    scheduler = thread_safe_scheduler_class()()
     scheduler.start()
     scheduler.add_job(job, id="the-job")
     await asyncio.wait_for(started.wait(), 5)

@@ -27,7 +27,8 @@ from canon.proposals import (
 )
 from canon.storage import Database, utc_now
 from canon.tables import EntityRow, StatementRow
-from memory.scenes import Actor, Scene, SceneService, SceneStatus, SpeakerKind
+from memory.scene_service import SceneService
+from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage, TurnLog
 
 GM = Actor(id=1, name="Gina", is_gm=True)

@@ -17,7 +17,8 @@ from canon.knowledge.characters import LinkStatus
 from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import Database
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 NOT_GM = Actor(id=2, name="Pat", is_gm=False)

@@ -13,7 +13,7 @@ from canon.models import Visibility
 from canon.proposals import EntityContent, Ref, RelationshipContent, StateChangeContent
 from canon.storage import Database
 from cogs import review_embeds
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from tests.bot.services.test_canon_service import CHANNEL, GM, PAT, play_scene
 from tests.e2e.canon_flow import embed_text
 

@@ -27,7 +27,8 @@ from canon.proposals import EntityContent, FactContent, Ref
 from canon.storage import Database
 from memory.knowledge.retrieval.config import preset
 from memory.knowledge.retrieval.entities import EntityFinder
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 PAT, QUINN, RIO = Member(2, "Pat"), Member(3, "Quinn"), Member(4, "Rio")

@@ -15,11 +15,12 @@ from bot.app import CanonServices, build_canon
 from bot.services.pictures import PictureService
 from canon.campaigns import Campaign
 from canon.errors import NotFound
+from canon.knowing import Learned
 from canon.models import AsOf, Viewer
 from canon.render import TimelineLayout, TreeLayout
 from canon.storage import Database
-from canon.visibility import Knowing, Learned
-from memory.scenes import SceneService
+from canon.visibility import Knowing
+from memory.scene_service import SceneService
 from tests.conftest import DatabaseTarget
 from tests.helpers.picture_checks import standing
 from tests.helpers.valdorn import VALDORN, campaign_in

@@ -17,7 +17,8 @@ from canon.campaigns import Campaign
 from canon.knowledge.characters import LinkStatus
 from canon.storage import Database
 from canon.tables import EntityRow
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 PAT, QUINN, PATRICIA = 200000000000000002, 200000000000000003, 200000000000000004

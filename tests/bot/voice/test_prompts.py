@@ -52,6 +52,7 @@ def test_the_extraction_prompt_frames_the_transcript_and_lists_the_ontology() ->
         material_kind="transcript",
         heading="Scene 1: “The Inn”",
         known=[("Mira", "NPC", ["the Innkeeper"])],
+        dates=["year 2 of the Tidewater Age"],
     )
     system, user = messages[0].content, messages[1].content
     assert UNTRUSTED_RULES in system and "ALLY_OF (Person/Faction/Deity/Creature" in system
@@ -204,6 +205,7 @@ def test_names_titles_and_headings_stay_inside_their_frames() -> None:
             material_kind="prose",
             heading=f"From “{NAME}”, section {NAME} › {NAME}",
             known=[],
+            dates=[f"year 2 of {NAME}"],
         ),
     }
     for what, messages in prompts.items():

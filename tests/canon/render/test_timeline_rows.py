@@ -12,14 +12,15 @@ from sqlalchemy import BigInteger, literal, select
 from bot.app import CanonServices, build_canon
 from canon.campaigns import Campaign
 from canon.graph import CanonReader
+from canon.knowing import Learned
 from canon.models import AsOf, Viewer, Visibility
 from canon.proposals import EntityContent, Ref, RelationshipContent
 from canon.render.from_graph import timeline_of
 from canon.render.timeline import EraBand, TimelineEvent, era_bounds
 from canon.render.timeline_rows import _year, events_page
 from canon.storage import Database
-from canon.visibility import Knowing, Learned, entity_hidden
-from memory.scenes import SceneService
+from canon.visibility import Knowing, entity_hidden
+from memory.scene_service import SceneService
 from tests.bot.wiki.conftest import GM
 from tests.conftest import DatabaseTarget
 from tests.helpers.valdorn import VALDORN, campaign_in

@@ -12,9 +12,7 @@ from canon.structured import load_lore_file
 from canon.structured.ingest import ingest, load_files
 from canon.tables import EntityRow, StatementRow
 
-KINDS_IN_WORDS = (
-    "the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters and factions"
-)
+KINDS_IN_WORDS = "the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters, factions and items"
 
 #: A GM's first world file: a kingdom, with its people, and a `start:` year.
 KINGDOM = """\

@@ -122,8 +122,8 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             7,
             "“kind: monsters” is not a kind of world file: say which one in a line such as `kind: bestiary` at "
-            "the top; the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters "
-            "and factions",
+            "the top; the kinds are timeline, family tree, gazetteer, bestiary, magic system, culture, characters, "
+            "factions and items",
         ),
     ],
     "broken_missing_field.yaml": [
@@ -139,7 +139,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             1,
             "a lore file must be a mapping of top-level fields (such as era:, members:, locations:, creatures:, "
-            "systems:, cultures:, characters:, factions:); this file is a list",
+            "systems:, cultures:, characters:, factions:, items:); this file is a list",
         ),
     ],
     "broken_not_utf8.yaml": [
@@ -199,14 +199,14 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
         (
             4,
             5,
-            'unknown field "habitats" (did you mean "habitat"?); allowed fields: id, name, species, alignment, '
-            "habitat, first_appeared, description, defeated_by, visibility",
+            'unknown field "habitats" (did you mean "habitat"?); allowed fields: id, name, aliases, species, '
+            "alignment, habitat, first_appeared, description, defeated_by, visibility",
         ),
         (
             5,
             5,
-            'unknown field "weight"; allowed fields: id, name, species, alignment, habitat, first_appeared, '
-            "description, defeated_by, visibility",
+            'unknown field "weight"; allowed fields: id, name, aliases, species, alignment, habitat, '
+            "first_appeared, description, defeated_by, visibility",
         ),
     ],
     "broken_unknown_kind.yaml": [
@@ -215,7 +215,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             1,
             "this file has no `kind:` line, and its top-level keys (monsters) do not say which kind of world file "
             "it is: say which one in a line such as `kind: timeline` at the top; the kinds are timeline, family "
-            "tree, gazetteer, bestiary, magic system, culture, characters and factions",
+            "tree, gazetteer, bestiary, magic system, culture, characters, factions and items",
         ),
     ],
     "broken_visibility.yaml": [(4, 17, '"visibility" must be one of: public, gm_only; got "secret"')],

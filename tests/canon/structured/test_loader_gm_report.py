@@ -21,6 +21,10 @@ def _load(text: str) -> LoadResult:
         "name: House Quill\nmembers:\n  - name: Mother Quill\n",
         "locations:\n  - name: Mother Quill\n",
         "regions:\n  - name: Mother Quill\n",
+        "creatures:\n  - name: Mother Quill\n",
+        "deities:\n  - name: Mother Quill\n",
+        "kind: timeline\nevents:\n  - name: Mother Quill\n    year: 3\n",
+        "items:\n  - name: Mother Quill\n",
     ],
 )
 def test_one_alias_kept_for_the_gm_is_a_secret_fact_and_no_name(head: str) -> None:
@@ -168,3 +172,39 @@ def test_a_name_where_the_id_goes_beside_a_name_is_still_refused_at_its_line() -
     result = _load("characters:\n  - id: Mira Vyr\n    name: Mira\n")
     (problem,) = result.problems
     assert problem.line == 2 and '"id" must be an id' in problem.message
+
+
+def test_a_date_is_checked_against_the_campaign_s_own_months_whatever_form_it_is_written_in() -> None:
+    from canon.campaign_calendar import calendar_from
+
+    calendar = calendar_from(
+        {
+            "months": [
+                {"name": "Thaw", "days": 40},
+                {"name": "Frost", "days": 20},
+                *[{"name": f"Moon{i}"} for i in "ABCDEFGHIJKL"],
+            ]
+        },
+        {},
+    )
+
+    def said(born: str) -> list[str]:
+        result = load_lore_file(
+            f"characters:\n  - name: Ada\n    born: {born}\n", "world.yaml", calendar=calendar
+        )
+        return [p.message for p in result.problems]
+
+    assert said("300.1.40") == [] and said("300.14.3") == []  # past the default 12 months of 31 days
+    assert said("300.2.25") == ['"born" names day 25 of Frost, which has 20 days']
+    assert said("300.2.21")[0].startswith('"born" names day 21 of Frost')
+    assert "Frost has 20 days" in said("21 Frost, 300")[0]
+    assert "month 15 is not a month of the calendar (1 to 14)" in said("300.15.1")[0]
+    # An event's `year`, `month` and `day` too.
+    event = "kind: timeline\nevents:\n  - name: Thaw Fair\n    year: 300\n    month: {}\n    day: {}\n"
+    fair = [
+        (p.line, p.message) for p in load_lore_file(event.format(2, 21), "w.yaml", calendar=calendar).problems
+    ]
+    assert fair == [(6, '"day" is 21, but Frost has 20 days')]
+    assert not load_lore_file(event.format(14, 30), "w.yaml", calendar=calendar).problems
+    # Without a calendar, the default: 12 months of at most 31 days.
+    assert not load_lore_file("characters:\n  - name: Ada\n    born: 300.2.31\n", "world.yaml").problems

@@ -17,7 +17,8 @@ from canon.errors import InvalidInput, NotFound
 from canon.proposals import EntityContent
 from canon.storage import Database
 from memory.notes import GmNoteService
-from memory.scenes import Actor, SceneService
+from memory.scene_service import SceneService
+from memory.scenes import Actor
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 

@@ -13,8 +13,9 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.branches import repository as repo
 from canon import campaigns
-from canon.campaigns import Campaign, ForkPoint
+from canon.campaigns import Campaign
 from canon.errors import NotFound
+from canon.forks import ForkPoint
 from canon.storage import Database
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus

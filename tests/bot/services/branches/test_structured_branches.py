@@ -28,7 +28,7 @@ from canon.storage import Database
 from canon.structured.ingest import ChangeCounts
 from canon.structured.tables import StructuredFileRow
 from canon.tables import ConflictRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-from memory.scenes import SceneService
+from memory.scene_service import SceneService
 from tests.helpers.paths import YAML_FIXTURES as FIXTURES
 from tests.helpers.valdorn import GM, KINDS, add_factions, fixture_files
 
