@@ -31,6 +31,7 @@ TABLE = (
     ("The Quiet Knives", "language", "Knife-cant", True),
     ("Kessarine", "population", "900", True),
     ("Sella Vey", "age", "33", True),
+    ("Marda Quill", "age", "60", False),
     ("The Ember Wardens", "strength", "about 300 wardens", False),
     ("The Gravel Guild", "strength", "forty haulers", False),
     ("Kessarion", "area", "3 square leagues", False),
@@ -38,14 +39,13 @@ TABLE = (
 )
 
 
-@pytest.fixture
-def cli(cli_env: DatabaseTarget) -> CliRunner:
-    """A runner on the test's database with Orrowmark's calendar, its files and the GM's facts."""
+def _import(calendar: str) -> CliRunner:
+    """Return a runner on the test's database with Orrowmark's calendar, its files and the GM's facts."""
     runner = import_world(
         CAMPAIGN,
         ORROWMARK,
         ("annals", "lore", "companies", "halls", "folk"),
-        "calendar.yaml",
+        calendar,
         calendar_first=True,
     )
     for subject, attribute, value, hidden in TABLE:
@@ -55,6 +55,21 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
         )
         assert added.exit_code == 0, added.output
     return runner
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with Orrowmark's calendar (today set), its files and the GM's facts."""
+    return _import("calendar.yaml")
+
+
+def test_an_age_against_a_birth_with_no_today_says_both(cli_env: DatabaseTarget, tmp_path: Path) -> None:
+    runner = _import("calendar_undated.yaml")
+    said = ask(runner, tmp_path, ["who is older, old grimmick or dagna stoutmantle"])
+    assert said["who is older, old grimmick or dagna stoutmantle"] == (
+        "Nothing the table knows says which is older: Old Grimmick is 140 years old; Dagna Stoutmantle was born in "
+        "year 371 of the Hollow Crown, and canon holds no date for today to count from."
+    )
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
@@ -102,6 +117,16 @@ READS = {
     "is dagna older than old grimmick": f"No: {GRIMMICK}",
     "who is younger, grimmick or wenlow": (
         "Wenlow Harrowgate is younger, born in year 300 of the Hollow Crown; Old Grimmick is 140 years old."
+    ),
+    "who is older, old grimmick or marda quill": (
+        "Old Grimmick is older, 140 years old; Marda Quill is 60 years old."
+    ),
+    "who is older, marda quill or thane borik": (
+        "Nothing the table knows says which is older: Marda Quill is 60 years old; Thane Borik Ashfell was "
+        "born in year 360 of the Hollow Crown."
+    ),
+    "which has more people, cinderholt or hallowforge": (
+        "Hallowforge has more people: its population is 2400; Cinderholt's population is a few hundred souls."
     ),
     "is belgarun deep bigger than hallowforge": (
         "Yes: Belgarun Deep is bigger: its population is about 12,000 dwarves; Hallowforge's population is 2400."
