@@ -174,6 +174,9 @@ class CampaignCalendar(BaseModel):
     #: The campaign's present as the GM wrote it (the block's `today:`, in the calendar's words): the story's
     #: date until a scene is dated later (`canon.date_reading.present` reads it).
     today: str | None = Field(default=None, max_length=TODAY_LIMIT)
+    #: The keys of the eras hidden from whoever reads this calendar (a player's GM-only eras, set by
+    #: `canon.calendar_seen`): every date it writes in one is no date (`CalendarWords.hidden`). Never dumped.
+    hidden_eras: frozenset[str] = Field(default=frozenset(), exclude=True)
 
     @field_validator("eras", "months", "seasons")
     @classmethod
@@ -251,8 +254,11 @@ class CampaignCalendar(BaseModel):
         return EraCalendar(EraSpan(id=e.key, start=e.start, end=e.end) for e in self.eras)
 
     def words(self) -> CalendarWords:
-        """Return the one writer of this campaign's dates."""
-        return CalendarWords(eras=self.era_names(), months=tuple(m.name for m in self.months))
+        """Return the one writer of this campaign's dates, for whoever reads this calendar (a date in an era hidden
+        from them reads as no date)."""
+        return CalendarWords(
+            eras=self.era_names(), months=tuple(m.name for m in self.months), hidden=self.hidden_eras
+        )
 
     def say(self, date: WorldDate) -> str:
         """Return a date in the calendar's words."""

@@ -63,7 +63,7 @@ def scene_started_embed(scene: Scene, words: CalendarWords = PLAIN.calendar) -> 
     embed.description = "Every message in this channel is now logged as a turn of the scene."
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_VALUE))
-    if scene.world_date:
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
         embed.add_field(name="In-world date", value=clip(words.date(scene.world_date), FIELD_VALUE))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
@@ -98,7 +98,7 @@ def scene_report_embed(
     embed.add_field(name="Status", value=status)
     if scene.location:
         embed.add_field(name="Location", value=clip(scene.location, FIELD_VALUE), inline=False)
-    if scene.world_date:
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
         embed.add_field(
             name="In-world date", value=clip(words.date(scene.world_date), FIELD_VALUE), inline=False
         )

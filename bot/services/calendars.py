@@ -43,8 +43,11 @@ class CalendarService:
         self.db = db
         self.access = access
 
-    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> CampaignCalendar:
-        """Return the campaign's calendar as the viewer may see it (a GM-only era stays the GM's)."""
+    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.PLAYER) -> CampaignCalendar:
+        """Return the campaign's calendar as the viewer may see it (a GM-only era stays the GM's). A player's, unless
+        the GM's is asked for: its dates in a GM-only era are written as no date (`CalendarWords.hidden`), so a
+        caller that forgets who reads never writes one; read a GM's typed date, or write for the GM, with the
+        GM's."""
         async with self.db.session() as session:
             return await (await self.access.reader(session, campaign, viewer)).calendar()
 
