@@ -7,8 +7,8 @@ import re
 
 from bot.services.review import Review
 from canon.models import Visibility
-from canon.wording import CalendarWords, Wording
 from canon.proposals import ProposalStatus
+from canon.wording import CalendarWords, Wording
 from cogs import canon_embeds, canon_views, review_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import SceneStatus
