@@ -44,12 +44,13 @@ def _import(calendar: str) -> CliRunner:
     runner = import_world(
         CAMPAIGN,
         ORROWMARK,
-        ("annals", "lore", "companies", "halls", "folk"),
+        ("annals", "lore", "companies", "halls", "folk", "ashfells"),
         calendar,
         calendar_first=True,
     )
     for subject, attribute, value, hidden in TABLE:
-        flags = ["--new-detail", *(["--gm-only"] if hidden else [])]
+        known = attribute in ("age", "founder", "religion", "headquarters", "language", "population")
+        flags = [*([] if known else ["--new-detail"]), *(["--gm-only"] if hidden else [])]
         added = runner.invoke(
             app, ["canon", "add", "fact", subject, attribute, value, "-c", CAMPAIGN, *flags]
         )
@@ -161,6 +162,7 @@ READS = {
     "who started the lantern circle": FOUNDER_CIRCLE,
     "the lantern circle was founded by whom": FOUNDER_CIRCLE,
     "who is the founder of the lantern circle": FOUNDER_CIRCLE,
+    "who founded house ashfell": "House Ashfell's founding ancestor is Orm Ashfell.",
     "who founded the ember wardens": FOUNDED_WARDENS,
     "who started the ember wardens": FOUNDED_WARDENS,
     # Asked from the value's end, or when: the older forms still answer.
