@@ -309,13 +309,7 @@ class KnowledgeDesk:
         async with self.db.session() as session:
             ids: list[int] | None = None
             if not asker.is_gm:
-                played = await links.links(
-                    session, campaign.id, member_id=asker.id or 0, statuses=(LinkStatus.PLAYS,)
-                )
-                active = next((r for r in played if r.active), None)
-                if active is None:
-                    raise NotFound("You play no character yet: `/character claim` asks the GM for one.")
-                ids = [active.entity_id]
+                ids = [await links.active_character_id(session, campaign.id, asker.id or 0)]
             elif character is not None:
                 ids = [(await self._character(session, campaign, character)).id]
             found = await learned.reveals(session, campaign.id, character_ids=ids, standing=standing)

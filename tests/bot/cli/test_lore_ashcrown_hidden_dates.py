@@ -1,7 +1,7 @@
 """Dates in the GM-only Sunken Reign of the Ashcrown world (tests/fixtures/ashcrown), on everything a player reads
 that is dated there: a public person born in it and a public event that took place in it, asked of `lorekeeper lore`;
-their entity card and timeline (`lorekeeper canon entity`, `canon timeline`); the header and report of a scene dated
-in it. A player reads no date there, as for a date nobody knows: never the era's name, abbreviation or key; the GM
+their entity card and timeline (`lorekeeper canon entity`, `canon timeline`), the timeline picture and the family
+tree; the header and report of a scene dated in it. A player reads no date there, as for a date nobody knows: never the era's name, abbreviation or key; the GM
 reads the era's name. On SQLite, then PostgreSQL.
 """
 
@@ -19,6 +19,7 @@ from bot.services.calendars import CalendarService
 from canon import campaigns
 from canon.calendar import parse_date
 from canon.models import Viewer
+from canon.render.from_graph import family_tree_of, timeline_of
 from canon.story_clock import date_and_key
 from cogs import embeds
 from memory.scene_service import SceneService
@@ -153,3 +154,33 @@ def test_a_scene_dated_in_a_gm_only_era_has_no_date_in_its_header_for_a_player(
     assert "60" not in said[Viewer.PLAYER] and "In-world date" not in said[Viewer.PLAYER]
     assert "is now an unknown date" in said[Viewer.PLAYER]
     assert "In-world date: 3 Emberly, year 60 of the Sunken Reign" in said[Viewer.GM]
+
+
+async def _pictures(target: DatabaseTarget) -> dict[Viewer, tuple[object, object]]:
+    """Return, as each reads them, the timeline picture's Marsh Stones (None when not drawn) and Marra's tree."""
+    db = target.open()
+    try:
+        async with db.session() as session:
+            campaign = await campaigns.find_campaign_by_name(session, CAMPAIGN)
+            access = build_canon(db, SceneService(db)).access
+            drawn: dict[Viewer, tuple[object, object]] = {}
+            for viewer in (Viewer.PLAYER, Viewer.GM):
+                reader = await access.reader(session, campaign, viewer)
+                events = (await timeline_of(reader)).events
+                stones = next((e for e in events if e.name == "Raising of the Marsh Stones"), None)
+                (marra,) = (await family_tree_of(reader, "Marra Quill")).people
+                drawn[viewer] = (stones and (stones.year, stones.era), (marra.born, marra.died))
+        return drawn
+    finally:
+        await db.dispose()
+
+
+def test_the_timeline_picture_and_family_tree_place_nothing_by_a_gm_only_era_s_years_for_a_player(
+    cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    _world(cli, tmp_path)
+    drawn = asyncio.run(_pictures(cli_env))
+    # Undated for a player, as an event nobody dated: it stands nowhere on the year axis; no year under Marra.
+    assert drawn[Viewer.PLAYER] == (None, (None, None))
+    assert drawn[Viewer.GM][0] is not None and drawn[Viewer.GM][0][0] == 57  # type: ignore[index]
+    assert drawn[Viewer.GM][1] == ("52", None)
