@@ -107,9 +107,16 @@ def test_a_creature_a_saint_and_an_event_are_found_by_their_aliases_one_kept_for
     for question in SECRET:
         assert player[question].startswith("Nothing the table knows says"), (question, player[question])
     gm = ask(cli, tmp_path, SECRET, gm=True)
-    assert gm["who is the piper's hound"].startswith("The Grey Rat-King is a knot of grey rats")
-    assert gm["who is the drowned bell"] == "Saint Ottilie is the saint of bells and hours."
-    assert gm["what was the piper's night"].startswith("The Great Ringing took place on 2 Frost")
+    # The GM asking by a secret name is told whose it is, then what canon says of its bearer.
+    assert gm["who is the piper's hound"].startswith(
+        "The Piper's Hound is the Grey Rat-King's secret name. The Grey Rat-King is a knot of grey rats"
+    )
+    assert gm["who is the drowned bell"] == (
+        "The Drowned Bell is Saint Ottilie's secret name. Saint Ottilie is the saint of bells and hours."
+    )
+    assert gm["what was the piper's night"].startswith(
+        "The Piper's Night is the Great Ringing's secret name. The Great Ringing took place on 2 Frost"
+    )
     assert "[gm only] Saint Ottilie's secret aliases: The Drowned Bell" in card(cli, "Saint Ottilie", gm=True)
     assert "Drowned Bell" not in card(cli, "Saint Ottilie")
 
