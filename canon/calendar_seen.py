@@ -7,7 +7,9 @@ and nothing they are told says where the story stands, word for word as in a cam
 today that reads on the player's calendar as another date than the GM's ("year 60", placed in another era without
 the hidden one) is left out alike. The story's date (`story_date_seen`: the latest dated scene's, or the today
 when later) is judged whole, as the GM has it, then hidden the same way when it falls in such an era: a player is
-never told an earlier date instead. Pure: no I/O.
+never told an earlier date instead. The player's calendar keeps the hidden eras' keys (`hidden_eras`, never shown):
+its writer of dates (`CampaignCalendar.words()`) says every date in one as a date nobody knows, so a scene, a fact
+or an event dated there reads with no date, never in the era's name or key. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -32,7 +34,9 @@ def calendar_seen(
         return seen
     names = {fold(e.name) for e in whole.eras if e.key in hidden} | {fold(key) for key in hidden}
     eras = tuple(e for e in seen.eras if e.key not in hidden and fold(e.name) not in names)
-    shown = seen.model_copy(update={"eras": eras, "today": None})
+    # The hidden eras' keys go with it: every date its writer says in one is no date (`CalendarWords.hidden`).
+    gone = frozenset(hidden) | {e.key for e in seen.eras if e not in eras}
+    shown = seen.model_copy(update={"eras": eras, "today": None, "hidden_eras": gone})
     today = present(whole)
     if today is None or date_hidden(today.era, hidden) or seen.today is None:
         return shown

@@ -13,14 +13,10 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from canon.calendar_block import FIELD_WORDS, CalendarBlock
+from canon.calendar_checks import checked
 from canon.calendar_prose import read_prose
-from canon.campaign_calendar import (
-    CALENDAR_SETTINGS,
-    FIELD_WORDS,
-    CalendarBlock,
-    CampaignCalendar,
-    checked,
-)
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar
 from canon.errors import InvalidInput
 from canon.validation_words import problem_words
 from canon.yaml_errors import syntax_problem

@@ -19,21 +19,19 @@ their days, the seasons. Written in YAML as a GM would:
 Years stay on the campaign's one year axis (`canon.calendar`): "year 363 of the Third Age" is year 363, which
 the Third Age must contain. `CampaignCalendar.words()` gives the one writer of dates (`CalendarWords`), and
 `canon.date_reading.read_date` reads back every form it writes; `canon.calendar_typed` reads the block a GM
-types. Pure: no I/O.
+types (`canon.calendar_block`), and `canon.calendar_checks` says whether it may be set. Pure: no I/O.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Annotated, Any
+from collections.abc import Mapping, Sequence
+from typing import Any
 
-import yaml
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
-    StringConstraints,
     ValidationError,
     field_validator,
     model_validator,
@@ -48,6 +46,16 @@ from canon.calendar import (
     WorldDate,
     is_era_id,
 )
+from canon.calendar_block import (
+    FIELD_WORDS,
+    MAX_DAYS,
+    MAX_ENTRIES,
+    MAX_MONTHS,
+    NAME_LIMIT,
+    TODAY_LIMIT,
+    CalendarBlock,
+    SeasonBlock,
+)
 from canon.errors import InvalidInput
 from canon.validation_words import problem_words
 from canon.wording.dates import CalendarWords
@@ -59,14 +67,6 @@ CALENDAR_SETTINGS = "calendar"
 #: The key of a campaign's settings that holds its glossary (`{term: meaning}`, `memory.knowledge.glossary`):
 #: a term whose meaning is an era's name is read in dates as that era ("TA": "Third Age").
 GLOSSARY_SETTINGS = "glossary"
-#: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
-MAX_ENTRIES = 60
-#: Months and days above 99 do not fit a date's sortable key (`canon.continuity.world_key`).
-MAX_MONTHS = 99
-MAX_DAYS = 99
-
-_NAME_LIMIT = 60
-_TODAY_LIMIT = 120
 
 
 def fold(text: str) -> str:
@@ -109,7 +109,7 @@ class EraDef(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     key: str
-    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    name: str = Field(min_length=1, max_length=NAME_LIMIT)
     abbreviations: tuple[str, ...] = ()
     start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
     end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
@@ -145,7 +145,7 @@ class MonthDef(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    name: str = Field(min_length=1, max_length=NAME_LIMIT)
     days: int = Field(default=30, ge=1, le=MAX_DAYS)
 
 
@@ -154,7 +154,7 @@ class SeasonDef(BaseModel):
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
-    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
+    name: str = Field(min_length=1, max_length=NAME_LIMIT)
     months: tuple[int, ...] = Field(min_length=1)
 
 
@@ -173,7 +173,10 @@ class CampaignCalendar(BaseModel):
     first_year: int = Field(default=1, ge=MIN_YEAR, le=MAX_YEAR)
     #: The campaign's present as the GM wrote it (the block's `today:`, in the calendar's words): the story's
     #: date until a scene is dated later (`canon.date_reading.present` reads it).
-    today: str | None = Field(default=None, max_length=_TODAY_LIMIT)
+    today: str | None = Field(default=None, max_length=TODAY_LIMIT)
+    #: The keys of the eras hidden from whoever reads this calendar (a player's GM-only eras, set by
+    #: `canon.calendar_seen`): every date it writes in one is no date (`CalendarWords.hidden`). Never dumped.
+    hidden_eras: frozenset[str] = Field(default=frozenset(), exclude=True)
 
     @field_validator("eras", "months", "seasons")
     @classmethod
@@ -251,8 +254,11 @@ class CampaignCalendar(BaseModel):
         return EraCalendar(EraSpan(id=e.key, start=e.start, end=e.end) for e in self.eras)
 
     def words(self) -> CalendarWords:
-        """Return the one writer of this campaign's dates."""
-        return CalendarWords(eras=self.era_names(), months=tuple(m.name for m in self.months))
+        """Return the one writer of this campaign's dates, for whoever reads this calendar (a date in an era hidden
+        from them reads as no date)."""
+        return CalendarWords(
+            eras=self.era_names(), months=tuple(m.name for m in self.months), hidden=self.hidden_eras
+        )
 
     def say(self, date: WorldDate) -> str:
         """Return a date in the calendar's words."""
@@ -296,117 +302,6 @@ def _join(items: Sequence[str]) -> str:
     if len(items) <= 1:
         return "".join(items)
     return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-# -- the GM's block, as typed and as stored --------------------------------------------------------------
-
-
-class _EraBlock(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    key: str | None = None
-    name: str | None = Field(default=None, max_length=_NAME_LIMIT)
-    abbreviation: str | None = Field(default=None, max_length=20)
-    abbreviations: list[str] = Field(default_factory=list, max_length=8)
-    start: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
-    end: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
-
-
-class _MonthBlock(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
-    days: int | None = Field(default=None, ge=1, le=MAX_DAYS)
-
-
-class _SeasonBlock(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    name: str = Field(min_length=1, max_length=_NAME_LIMIT)
-    months: list[str | int] = Field(min_length=1, max_length=MAX_MONTHS)
-
-
-class CalendarBlock(BaseModel):
-    """The calendar block as a GM writes it (YAML or JSON): every part optional."""
-
-    model_config = ConfigDict(extra="forbid")
-
-    eras: list[_EraBlock] = Field(default_factory=list, max_length=MAX_ENTRIES)
-    months: list[_MonthBlock | str] = Field(default_factory=list, max_length=MAX_MONTHS)
-    seasons: list[_SeasonBlock] = Field(default_factory=list, max_length=MAX_ENTRIES)
-    days_per_month: int | None = Field(default=None, ge=1, le=MAX_DAYS)
-    months_per_year: int | None = Field(default=None, ge=1, le=MAX_MONTHS)
-    first_year: int | None = Field(default=None, ge=MIN_YEAR, le=MAX_YEAR)
-    #: The campaign's present date, in the calendar's words ("3 Sheaf, 660 TY") or a plain year.
-    today: Annotated[str, StringConstraints(max_length=_TODAY_LIMIT)] | int | None = None
-
-
-def checked(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> CampaignCalendar:
-    """Return the calendar a GM's block makes with canon's eras; raise `InvalidInput` when a name means two
-    things (an abbreviation of two eras, a month named like an era)."""
-    calendar = calendar_from(block, canon_eras)
-    if (word := calendar.clash()) is not None:
-        raise InvalidInput(
-            f"“{word}” would name two things in the calendar; give each era, month and season its own."
-        )
-    if (said := other_years(block, canon_eras)) is not None:
-        raise InvalidInput(
-            f"{said} The timeline decides an era's years: give the calendar the same years, or leave start and "
-            "end out of it (or import the timeline again with the new years). Nothing changed."
-        )
-    return calendar
-
-
-def other_years(block: Mapping[str, Any] | None, canon_eras: CanonEras) -> str | None:
-    """Return the sentence saying how the block's years for an era differ from the years canon (a timeline)
-    gives it ("The timeline says the Crown Years ends in year 600; the calendar says it ends in year 700."), or
-    None when they agree: the timeline decides an era's years."""
-    by_name = {fold(str(v[0] or k)): k for k, v in canon_eras.items()}
-    for item in CalendarBlock.model_validate(block or {}).eras:
-        key = item.key or by_name.get(fold(item.name or "")) or era_key(item.name or "")
-        if key not in canon_eras:
-            continue
-        name, start, end = canon_eras[key][:3]
-        wrong = [
-            (bound, mine, theirs)
-            for bound, mine, theirs in (("start", item.start, start), ("end", item.end, end))
-            if mine is not None and theirs is not None and mine != theirs
-        ]
-        if wrong:
-            theirs_said = " and ".join(f"{bound}s in year {theirs}" for bound, _, theirs in wrong)
-            mine_said = " and ".join(f"{bound}s in year {mine}" for bound, mine, _ in wrong)
-            said = str(name or key)
-            said = f"the {said[4:]}" if said.startswith("The ") else said  # "says the Crown Years ends …"
-            return f"The timeline says {said} {theirs_said}; the calendar says it {mine_said}."
-    return None
-
-
-def check_canon_dates(calendar: CampaignCalendar, keys: Iterable[int]) -> None:
-    """Refuse a calendar that has no room for a date canon already holds (world keys, `year * 10000 + month *
-    100 + day`): a month past its last, a day past its month's (raise `InvalidInput`, saying what to do)."""
-    dated = [(key // 100 % 100, key % 100) for key in keys]
-    if months := sorted({m for m, _ in dated if m > calendar.month_count}):
-        raise InvalidInput(
-            f"Canon already has dates in month {months[-1]}, and this calendar's year has "
-            f"{calendar.month_count} month{'s' if calendar.month_count != 1 else ''}: give it at least "
-            f"{months[-1]} months (or retcon those dates first). Nothing changed."
-        )
-    for month, day in sorted(set(dated)):
-        if month and day > calendar.days_in(month):
-            raise InvalidInput(
-                f"Canon already has a date on day {day} of {calendar.month_name(month)}, and this calendar "
-                f"gives {calendar.month_name(month)} {calendar.days_in(month)} days: give it at least {day} "
-                "(or retcon that date first). Nothing changed."
-            )
-
-
-#: The calendar's fields in the table's words.
-FIELD_WORDS = {
-    "days_per_month": "the days in a month",
-    "months_per_year": "the months in a year",
-    "first_year": "the first year",
-    "today": "today's date",
-}
 
 
 def calendar_from(
@@ -486,7 +381,7 @@ def calendar_from(
 def _glossary_terms(
     eras: dict[str, dict[str, Any]],
     months: Sequence[MonthDef],
-    seasons: Sequence[_SeasonBlock],
+    seasons: Sequence[SeasonBlock],
     glossary: Mapping[str, str],
 ) -> None:
     """Give each era the glossary's terms that mean it, unless a term already names a thing of the calendar."""
@@ -499,8 +394,3 @@ def _glossary_terms(
             continue
         taken.add(fold(str(term)))
         eras[key]["glossary"] = (*eras[key].get("glossary", ()), str(term))
-
-
-def block_yaml(block: Mapping[str, Any]) -> str:
-    """Return a stored calendar block as YAML a GM can edit and set again."""
-    return str(yaml.safe_dump(dict(block), sort_keys=False, allow_unicode=True))

@@ -15,6 +15,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.client import Lorekeeper
+from bot.client.limits import MESSAGE
 from canon.date_reading import read_date
 from canon.errors import InvalidInput
 from canon.models import Viewer
@@ -60,7 +61,7 @@ class CalendarCommands(commands.Cog):
         else:
             text, files = (await calendars.calendar(campaign, Viewer.PLAYER)).describe(), []
         await interaction.response.send_message(
-            clip(text, 2000), files=files, ephemeral=True, allowed_mentions=NONE
+            clip(text, MESSAGE), files=files, ephemeral=True, allowed_mentions=NONE
         )
 
     @group.command(name="set", description="Set the campaign's calendar from a YAML file or text (GM)")
@@ -88,7 +89,7 @@ class CalendarCommands(commands.Cog):
         campaign = await campaign_here(interaction)
         view = await self.bot.services.calendars.set_block(campaign, text or "")
         await interaction.response.send_message(
-            clip("The campaign's calendar is set.\n" + view.sentences, 2000),
+            clip("The campaign's calendar is set.\n" + view.sentences, MESSAGE),
             ephemeral=True,
             allowed_mentions=NONE,
         )
@@ -99,7 +100,7 @@ class CalendarCommands(commands.Cog):
         """Store an empty block."""
         view = await self.bot.services.calendars.set_block(await campaign_here(interaction), "")
         await interaction.response.send_message(
-            clip("The calendar block is cleared.\n" + view.sentences, 2000),
+            clip("The calendar block is cleared.\n" + view.sentences, MESSAGE),
             ephemeral=True,
             allowed_mentions=NONE,
         )

@@ -196,6 +196,7 @@ class CampaignCommands(commands.Cog):
         branch = await self.services.branches.fork(
             parent, name, at_scene=at_scene, at_date=at_date, actor=actor
         )
+        # Posted in the channel: the fork's date as players read it (one in a GM-only era is none).
         words = (await self.services.calendars.calendar(parent)).words() if at_date else PLAIN_CALENDAR
         await interaction.response.send_message(
             embed=campaign_embeds.forked_embed(branch, parent, words), allowed_mentions=NONE

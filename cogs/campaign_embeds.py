@@ -6,12 +6,13 @@ from collections.abc import Sequence
 
 import discord
 
+from bot.client.limits import FIELD_VALUE
 from bot.services.branches import Binding, BranchInfo, BranchNode, DeleteReport, RebasePlan
 from canon.campaigns import Campaign, CampaignStatus
 from canon.forks import ForkPoint, fork_point_of
 from canon.wording import PLAIN, CalendarWords
 from canon.wording.counts import counted
-from cogs.embeds import COLOUR, FIELD_LIMIT, clip
+from cogs.embeds import COLOUR, clip
 
 TREE_LIMIT = 3900
 CONFLICTS_SHOWN = 10
@@ -92,11 +93,11 @@ def info_embed(info: BranchInfo) -> discord.Embed:
         names = ", ".join(
             k.name + (" [abandoned]" if k.status == CampaignStatus.ABANDONED else "") for k in info.children
         )
-        embed.add_field(name="Branches", value=clip(names, FIELD_LIMIT), inline=False)
+        embed.add_field(name="Branches", value=clip(names, FIELD_VALUE), inline=False)
     if info.bindings:
         embed.add_field(
             name="Plays in",
-            value=clip(", ".join(_place(b) for b in info.bindings), FIELD_LIMIT),
+            value=clip(", ".join(_place(b) for b in info.bindings), FIELD_VALUE),
             inline=False,
         )
     return embed
@@ -146,7 +147,7 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
             )
         embed.add_field(
             name="Ontology",
-            value=clip(discord.utils.escape_markdown("\n".join(lines)), FIELD_LIMIT),
+            value=clip(discord.utils.escape_markdown("\n".join(lines)), FIELD_VALUE),
             inline=False,
         )
     if plan.conflicts:
@@ -155,7 +156,7 @@ def plan_embed(plan: RebasePlan) -> discord.Embed:
             lines.append(f"… and {len(plan.conflicts) - CONFLICTS_SHOWN} more")
         embed.add_field(
             name=f"{counted(len(plan.conflicts), 'continuity conflict')} it would make",
-            value=clip("\n".join(lines), FIELD_LIMIT),
+            value=clip("\n".join(lines), FIELD_VALUE),
             inline=False,
         )
     else:

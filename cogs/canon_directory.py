@@ -40,7 +40,7 @@ def directory_embed(page: DirectoryPage, viewer: Viewer) -> discord.Embed:
     """Render one page of the directory: names and types, GM-only ones marked for the GM."""
     what = f"{page.kind} entries" if page.kind else "Everything canon knows"
     title = what + (f" matching “{page.text}”" if page.text else "")
-    embed = discord.Embed(title=clip(title, 256), colour=COLOUR)
+    embed = discord.Embed(title=clip(title, limits.EMBED_TITLE), colour=COLOUR)
     # A player reads what their character knows as plain knowledge: no lock (`cogs.secret_marks`).
     lines = [
         (f"{LOCK} " if gm_lock(viewer, entry.hidden) else "")

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, EMBED_TOTAL, FIELD_VALUE, fit_lines
 from canon.continuity import Finding, Side
 from canon.gate import CommitResult
 from canon.knowing import Known
@@ -31,17 +31,11 @@ from canon.proposals import (
 from canon.wording import PLAIN, Wording, proposal_sentence, type_words, warning_sentence
 from canon.wording.findings import kind_words
 from canon.wording.statements import state_words
-from cogs.embeds import COLOUR, clip, counted
+from cogs.embeds import COLOUR, DONE_COLOUR, WARNING_COLOUR, clip, counted, escape
 from cogs.secret_marks import statement_mark
 
-EMBED_LIMIT = 6000
-FIELD_LIMIT = 1024
-DESCRIPTION_LIMIT = 4096
-TITLE_LIMIT = 256
 WARN = "⚠️"
 NOTE = "ℹ️"
-WARNING_COLOUR = discord.Colour.orange()
-DONE_COLOUR = discord.Colour.green()
 
 
 # -- helpers --------------------------------------------------------------------------------------------
@@ -49,10 +43,10 @@ DONE_COLOUR = discord.Colour.green()
 
 def shrink_to_limit(embed: discord.Embed) -> discord.Embed:
     """Cut the longest field values until the whole embed fits Discord's 6000 characters."""
-    while len(embed) > EMBED_LIMIT and embed.fields:
+    while len(embed) > EMBED_TOTAL and embed.fields:
         index, field = max(enumerate(embed.fields), key=lambda pair: len(pair[1].value or ""))
         value = field.value or ""
-        excess = len(embed) - EMBED_LIMIT
+        excess = len(embed) - EMBED_TOTAL
         embed.set_field_at(
             index,
             name=field.name,
@@ -62,11 +56,6 @@ def shrink_to_limit(embed: discord.Embed) -> discord.Embed:
         if len(value) <= 20:
             embed.remove_field(index)
     return embed
-
-
-def escape(text: str) -> str:
-    """Return user text that cannot break out of a markdown link or a strikethrough."""
-    return discord.utils.escape_markdown(text)
 
 
 def evidence_words(evidence: Evidence, viewer: Viewer, words: Wording = PLAIN) -> str:
@@ -140,7 +129,7 @@ def proposed_embed(
                 f"“{escape(extra.content.name)}” is not in canon yet, so it is proposed too, as a new "
                 f"{type_words(extra.content.entity_type)}."
             )
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     shown = [w for p in proposals if p.id not in secret for w in p.warnings or ()]
     # A continuity finding is a warning; a detail new to the campaign is only a note.
     warnings = _warning_lines((w for w in shown if not w.new_attribute), words)
@@ -148,10 +137,10 @@ def proposed_embed(
     if warnings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
-            name=f"{WARN} Continuity warnings", value=fit_lines(warnings, FIELD_LIMIT), inline=False
+            name=f"{WARN} Continuity warnings", value=fit_lines(warnings, FIELD_VALUE), inline=False
         )
     if notes:
-        embed.add_field(name=f"{NOTE} Good to know", value=fit_lines(notes, FIELD_LIMIT), inline=False)
+        embed.add_field(name=f"{NOTE} Good to know", value=fit_lines(notes, FIELD_VALUE), inline=False)
     embed.set_footer(text="The GM accepts or rejects it when the scene ends (/endscene).")
     return shrink_to_limit(embed)
 
@@ -171,13 +160,13 @@ def added_embed(result: CommitResult, words: Wording) -> discord.Embed:
                 f"“{escape(extra.content.name)}” was not in canon, so it was added as a new "
                 f"{extra.content.entity_type}."
             )
-    embed.description = fit_lines(lines or ["Nothing was written."], DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines or ["Nothing was written."], EMBED_DESCRIPTION)
     if result.findings:
         embed.colour = WARNING_COLOUR
         embed.add_field(
             name=f"{WARN} Recorded as conflicts",
             value=fit_lines(
-                [warning_sentence(f.message, words.rich(escape)) for f in result.findings], FIELD_LIMIT
+                [warning_sentence(f.message, words.rich(escape)) for f in result.findings], FIELD_VALUE
             ),
             inline=False,
         )
@@ -234,7 +223,7 @@ def check_embed(findings: Sequence[Finding], new: Sequence[Finding], words: Word
     for finding in new[:10]:
         sides = finding.sides
         embed.add_field(
-            name=clip(kind_words(finding.kind.value), TITLE_LIMIT),
+            name=clip(kind_words(finding.kind.value), EMBED_TITLE),
             value=fit_lines(
                 [
                     clip(warning_sentence(finding.message, words.rich(escape)), 300),

@@ -25,7 +25,7 @@ from canon.render import Picture
 from cogs import canon_options
 from cogs.canon_options import entity_names
 from cogs.checks import guild_only_message
-from cogs.embeds import clip
+from cogs.embeds import COLOUR, clip
 from cogs.services import services_of
 
 NONE = discord.AllowedMentions.none()
@@ -63,7 +63,7 @@ async def send_picture(
     the line to the picture at full size on the wiki when there is one."""
     embed = discord.Embed(
         title=clip(picture.title, limits.EMBED_TITLE),
-        colour=discord.Colour.dark_gold(),
+        colour=COLOUR,
         description=full_size,
     )
     embed.set_image(url=f"attachment://{filename}")

@@ -18,10 +18,8 @@ from canon.models import Side, Viewer
 from canon.wording import Wording, warning_sentence
 from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import clip
+from cogs.embeds import DONE_COLOUR, WARNING_COLOUR, clip, escape
 
-WARNING_COLOUR = discord.Colour.orange()
-DONE_COLOUR = discord.Colour.green()
 _SHOWN = {Show.OPEN: "open", Show.CLOSED: "closed", Show.ALL: "recorded"}
 _RESOLVED_BY = {
     Resolution.RETCON.value: "by a retcon",
@@ -30,15 +28,11 @@ _RESOLVED_BY = {
 }
 
 
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
-
-
 def _sides(sides: Iterable[Side], words: Wording) -> list[str]:
     lines = []
     for side in sides:
-        evidence = [words.rich(_escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
-        line = f"• {warning_sentence(side.sentence, words.rich(_escape))}"
+        evidence = [words.rich(escape).evidence(e, Viewer.GM) for e in side.evidence]  # user text escaped
+        line = f"• {warning_sentence(side.sentence, words.rich(escape))}"
         if evidence:
             line += " — " + "; ".join(evidence[:2])
         lines.append(line)
@@ -50,7 +44,7 @@ def closure_line(conflict: RecordedConflict) -> str | None:
     if conflict.status == OPEN:
         return None
     who = f" by {conflict.closed_by}" if conflict.closed_by else ""
-    why = f": {_escape(clip(conflict.rationale, 300))}" if conflict.rationale else ""
+    why = f": {escape(clip(conflict.rationale, 300))}" if conflict.rationale else ""
     if conflict.status == DISMISSED:
         return f"🚫 Dismissed{who}{why}"
     if conflict.status == ACCEPTED:
@@ -73,7 +67,7 @@ def conflict_page_embed(page: ConflictPage) -> discord.Embed:
         return embed
     embed.description = f"{page.total} {shown}, newest first; page {page.page + 1} of {page.pages}."
     for conflict in page.conflicts:
-        message = warning_sentence(conflict.message, page.words.rich(_escape))
+        message = warning_sentence(conflict.message, page.words.rich(escape))
         lines = [clip(message, 400), *_sides(conflict.details.sides, page.words)]
         closed = closure_line(conflict)
         if closed:

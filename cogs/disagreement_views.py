@@ -19,7 +19,7 @@ import discord
 
 from bot.client.limits import fit_lines
 from cogs.checks import actor_of, require_gm
-from cogs.embeds import MessageContent, clip
+from cogs.embeds import DONE_COLOUR, WARNING_COLOUR, MessageContent, clip, escape
 from cogs.places import campaign_here
 from cogs.review_common import guarded
 from cogs.services import services_of
@@ -28,23 +28,17 @@ from memory.knowledge.disagreement_admin import Judged
 __all__ = ["DYNAMIC_ITEMS", "DisagreementButton", "content", "embed_of"]
 
 NONE = discord.AllowedMentions.none()
-WARNING_COLOUR = discord.Colour.orange()
-DONE_COLOUR = discord.Colour.green()
 _SHOWN = 5  # one row of buttons each
 _SIDES = 4
 _DESCRIPTION = 4000
 
 
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
-
-
 def _block(number: int, judged: Judged) -> str:
     d = judged.disagreement
-    lines = [f"**{number}. {_escape(clip(d.subject, 80))}: {_escape(clip(d.label, 60))}**"]
+    lines = [f"**{number}. {escape(clip(d.subject, 80))}: {escape(clip(d.label, 60))}**"]
     for side in d.sides:
         mark = " ✅ prevails" if judged.prevailing is not None and side == judged.prevailing else ""
-        lines.append(f"• “{_escape(clip(side.value, 150))}” in {_escape(clip(side.place, 150))}{mark}")
+        lines.append(f"• “{escape(clip(side.value, 150))}” in {escape(clip(side.place, 150))}{mark}")
     if judged.prevailing is None:
         lines.append("Open: nothing is guessed until you pick the source that prevails.")
     return "\n".join(lines)

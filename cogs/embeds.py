@@ -7,6 +7,7 @@ from typing import NotRequired, TypedDict
 
 import discord
 
+from bot.client.limits import FIELD_VALUE
 from bot.client.limits import clip as clip
 from canon.wording import PLAIN, CalendarWords
 from canon.wording.counts import counted as counted
@@ -22,13 +23,26 @@ class MessageContent(TypedDict):
     view: NotRequired[discord.ui.View]
 
 
+#: The embeds' colours: the usual, a warning or a question to answer, done, failed.
 COLOUR = discord.Colour.dark_gold()
-FIELD_LIMIT = 1024
+WARNING_COLOUR = discord.Colour.orange()
+DONE_COLOUR = discord.Colour.green()
+ERROR_COLOUR = discord.Colour.red()
 STATUS_WORDS = {
     SceneStatus.ACTIVE: "Running",
     SceneStatus.REVIEW: "Waiting for the GM's canon review",
     SceneStatus.COMPLETED: "Done",
 }
+
+
+def escape(text: str) -> str:
+    """Return user text that cannot break out of a markdown link or a strikethrough."""
+    return discord.utils.escape_markdown(text)
+
+
+def escape_with_mentions(text: str) -> str:
+    """Return user or imported text shown as itself: its markdown escaped and its mentions pinging nobody."""
+    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def human_duration(delta: dt.timedelta) -> str:
@@ -48,9 +62,9 @@ def scene_started_embed(scene: Scene, words: CalendarWords = PLAIN.calendar) -> 
     embed = discord.Embed(title=f"Scene {scene.story_order}: {scene.title}", colour=COLOUR)
     embed.description = "Every message in this channel is now logged as a turn of the scene."
     if scene.location:
-        embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT))
-    if scene.world_date:
-        embed.add_field(name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT))
+        embed.add_field(name="Location", value=clip(scene.location, FIELD_VALUE))
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
+        embed.add_field(name="In-world date", value=clip(words.date(scene.world_date), FIELD_VALUE))
     embed.set_footer(text=f"Started by {scene.started_by_name or 'the GM'}")
     return embed
 
@@ -83,13 +97,13 @@ def scene_report_embed(
         status = POSTED_REVIEW_STATUS
     embed.add_field(name="Status", value=status)
     if scene.location:
-        embed.add_field(name="Location", value=clip(scene.location, FIELD_LIMIT), inline=False)
-    if scene.world_date:
+        embed.add_field(name="Location", value=clip(scene.location, FIELD_VALUE), inline=False)
+    if words.dated(scene.world_date):  # a date hidden from its readers is none
         embed.add_field(
-            name="In-world date", value=clip(words.date(scene.world_date), FIELD_LIMIT), inline=False
+            name="In-world date", value=clip(words.date(scene.world_date), FIELD_VALUE), inline=False
         )
     people = ", ".join(f"{p.name} ({p.turns})" for p in report.participants) or "nobody spoke"
-    embed.add_field(name="Participants", value=clip(people, FIELD_LIMIT), inline=False)
+    embed.add_field(name="Participants", value=clip(people, FIELD_VALUE), inline=False)
     embed.set_footer(text=f"Scene {scene.story_order} · started {scene.started_at:%Y-%m-%d %H:%M} UTC")
     return embed
 

@@ -12,22 +12,15 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_VALUE, fit_lines
 from canon.knowing import Known
 from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewer
 from canon.visibility import Knowing, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
 from canon.wording.statements import status_over_life
-from cogs.canon_embeds import (
-    DESCRIPTION_LIMIT,
-    FIELD_LIMIT,
-    TITLE_LIMIT,
-    escape,
-    shrink_to_limit,
-    statement_line,
-)
-from cogs.embeds import COLOUR, clip
+from cogs.canon_embeds import shrink_to_limit, statement_line
+from cogs.embeds import COLOUR, clip, escape
 from cogs.secret_marks import entity_mark, mark_key
 
 
@@ -90,7 +83,7 @@ def entity_card_embed(
     known = knowing.at(as_of) if knowing is not None and viewer != Viewer.GM else None
     sign = entity_mark(entity, viewer, known)
     title = f"{entity.name} ({type_words(entity.type)})" + (f" {sign}" if sign else "")
-    embed = discord.Embed(title=clip(title, TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(title, EMBED_TITLE), colour=COLOUR)
     facts = visible_views(card.facts, viewer, knowing, as_of)
     lines = []
     description = entity.description or _above(facts, "description")
@@ -124,7 +117,7 @@ def entity_card_embed(
                     words,
                     viewer,
                 ),
-                FIELD_LIMIT,
+                FIELD_VALUE,
             ),
             inline=False,
         )
@@ -134,14 +127,14 @@ def entity_card_embed(
             name="Facts",
             value=fit_lines(
                 told_apart(facts, [_fact_line(v, card, viewer, words, known) for v in facts], words, viewer),
-                FIELD_LIMIT,
+                FIELD_VALUE,
             ),
             inline=False,
         )
     if card.evidence:
         embed.add_field(
             name="Evidence",
-            value=fit_lines([words.evidence(e, viewer) for e in card.evidence], FIELD_LIMIT),
+            value=fit_lines([words.evidence(e, viewer) for e in card.evidence], FIELD_VALUE),
             inline=False,
         )
     footer = f"As of {as_of_words(as_of, words)}"
@@ -163,7 +156,7 @@ def timeline_embed(
 ) -> discord.Embed:
     """Render an entity's timeline in story order; retconned rows are struck through."""
     words = words.rich(escape)
-    embed = discord.Embed(title=clip(f"Timeline: {name}", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"Timeline: {name}", EMBED_TITLE), colour=COLOUR)
     shown = visible_views(views, viewer, knowing)
     by_id = {v.statement.id: v for v in shown}
     known = knowing.at(NOW) if knowing is not None and viewer != Viewer.GM else None
@@ -184,7 +177,7 @@ def timeline_embed(
                 else ""
             )
         lines.append(line)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT - 96) if lines else "Nothing recorded yet."
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION - 96) if lines else "Nothing recorded yet."
     # A legend only for what the timeline shows: a key to nothing on it is one more thing to puzzle over.
     legend = []
     if any(v.statement.provenance.level == CanonLevel.RETCONNED for v in shown):

@@ -16,21 +16,16 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_NAME, FIELD_VALUE, fit_lines
 from canon.models import Viewer
 from canon.visibility import Knowing
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip, counted
+from cogs.embeds import COLOUR, clip, counted, escape_with_mentions
 from cogs.lore_embeds import (
     CANON_MARK,
-    DESCRIPTION_LIMIT,
-    FIELD_LIMIT,
-    FIELD_NAME_LIMIT,
     INSPIRATION,
     INSPIRATION_NOTE,
     LOCK,
-    TITLE_LIMIT,
-    _escape,
     _visible_facts,
     _visible_results,
     class_badge,
@@ -49,19 +44,19 @@ NOTHING = "Nothing in this campaign's knowledge answers that. Try other words, o
 
 def result_field(number: int, result: LoreResult, viewer: Viewer = Viewer.GM) -> tuple[str, str]:
     """Return the name and value of one passage's field (a hidden one marked for the GM only)."""
-    name = clip(f"[{number}] {where(result)}", FIELD_NAME_LIMIT)
+    name = clip(f"[{number}] {where(result)}", FIELD_NAME)
     hidden = bool(gm_lock(viewer, result.hidden))
     lines = [f"*{class_badge(result.knowledge_class, hidden=hidden)}*"]
     if result.out_of_date:
-        lines.append(f"{OUT_OF_DATE}: now {_escape(clip(result.out_of_date, 200))}.")
+        lines.append(f"{OUT_OF_DATE}: now {escape_with_mentions(clip(result.out_of_date, 200))}.")
     if result.disagrees:
-        lines.append(f"⚖️ {_escape(clip(result.disagrees, 300))}")
+        lines.append(f"⚖️ {escape_with_mentions(clip(result.disagrees, 300))}")
     body = snippet(result.text, skip=[result.source_title, *result.heading_path])
     if not result.is_fact:
         body = f"{INSPIRATION} _Inspiration, not fact:_ {body}"
     lines.append(body)
     lines.append(f"— `{clip(result.filename, 120)}`")
-    return name, fit_lines(lines, FIELD_LIMIT)
+    return name, fit_lines(lines, FIELD_VALUE)
 
 
 def fact_field(number: int, fact: CanonFact, viewer: Viewer = Viewer.GM) -> tuple[str, str]:
@@ -70,9 +65,9 @@ def fact_field(number: int, fact: CanonFact, viewer: Viewer = Viewer.GM) -> tupl
     name = f"[{number}] {CANON_MARK} Canon: {fact.entity_name} ({fact.entity_type}){lock}"
     lines = []
     if fact.description:
-        lines.append(_escape(clip(fact.description, 300)))
-    lines += [f"• {_escape(clip(f, 200))}" for f in fact.facts]
-    return clip(name, FIELD_NAME_LIMIT), fit_lines(lines or ["(no facts recorded yet)"], 600)
+        lines.append(escape_with_mentions(clip(fact.description, 300)))
+    lines += [f"• {escape_with_mentions(clip(f, 200))}" for f in fact.facts]
+    return clip(name, FIELD_NAME), fit_lines(lines or ["(no facts recorded yet)"], 600)
 
 
 def _reply(answer: Answer, results: Sequence[LoreResult], facts: Sequence[CanonFact]) -> ShortAnswer:
@@ -102,14 +97,14 @@ def answer_embed(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = No
     results = _visible_results(answer.results, viewer, knowing)
     facts = _visible_facts(answer.canon_facts, viewer, knowing)
     reply = _reply(answer, results, facts)
-    embed = discord.Embed(title=clip(f"Lore: {answer.question}", TITLE_LIMIT), colour=COLOUR)
-    lines = [_escape(reply.text)]
+    embed = discord.Embed(title=clip(f"Lore: {answer.question}", EMBED_TITLE), colour=COLOUR)
+    lines = [escape_with_mentions(reply.text)]
     cited = [c for c in reply.citations if c.cited]
     if cited:
         lines.append("")
         for c in cited:
             stale = f" · {OUT_OF_DATE}" if c.out_of_date else ""
-            lines.append(f"[{c.number}] {_escape(clip(c.label, 200))}{stale}")
+            lines.append(f"[{c.number}] {escape_with_mentions(clip(c.label, 200))}{stale}")
     if any(not r.is_fact for r in results):
         lines.append(f"{INSPIRATION} {INSPIRATION_NOTE}")
     if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
@@ -119,7 +114,7 @@ def answer_embed(answer: Answer, *, viewer: Viewer, knowing: Knowing | None = No
     # A degraded search (words only while the vector index is down, a typo searched as a heading word) is
     # said in the answer itself: the asker should know why it may be worse than usual.
     lines += warning_lines(answer.trace.warnings)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     shown = len(results) + len(facts)
     if shown:
         more = " “Why these?” shows the scores and reasons." if viewer == Viewer.GM else ""
@@ -139,7 +134,7 @@ def passages_embed(
     """Render the Sources of an answer: numbered canon facts, then the numbered passages, best first."""
     results = _visible_results(answer.results, viewer, knowing)
     facts = _visible_facts(answer.canon_facts, viewer, knowing)
-    embed = discord.Embed(title=clip(f"Sources: {answer.question}", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"Sources: {answer.question}", EMBED_TITLE), colour=COLOUR)
     lines: list[str] = []
     if not results and not facts:
         lines.append(NOTHING)
@@ -150,7 +145,7 @@ def passages_embed(
         if viewer == Viewer.GM and (any(r.hidden for r in results) or any(f.hidden for f in facts)):
             lines.append(f"{LOCK} marks GM-only material: players never see it.")
     lines += warning_lines(answer.trace.warnings)
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     for number, fact in enumerate(facts[:5], 1):
         name, value = fact_field(number, fact, viewer)
         embed.add_field(name=name, value=value, inline=False)

@@ -19,11 +19,11 @@ from collections.abc import Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_NAME, FIELD_VALUE, fit_lines
 from canon.models import Viewer
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, DONE_COLOUR, clip, escape_with_mentions
 from memory.knowledge.models import (
     CanonFact,
     DeleteReport,
@@ -36,28 +36,17 @@ from memory.knowledge.models import (
     ViewBuild,
 )
 
-TITLE_LIMIT = 256
-FIELD_NAME_LIMIT = 256
-FIELD_LIMIT = 1024
-DESCRIPTION_LIMIT = 4096
 LOCK = "🔒"
 INSPIRATION = "💭"
 CANON_MARK = "📜"
 SNIPPET_CHARS = 420
 SOURCES_PER_PAGE = 15
 INSPIRATION_NOTE = "Inspiration: mood and ideas, not established fact."
-WARNING_COLOUR = discord.Colour.orange()
-ERROR_COLOUR = discord.Colour.red()
-DONE_COLOUR = discord.Colour.green()
 CLASS_BADGE = {
     KnowledgeClass.CANON: "Canon",
     KnowledgeClass.REFERENCE: "Reference",
     KnowledgeClass.INSPIRATION: f"{INSPIRATION} Inspiration — not established fact",
 }
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 _HEADING = re.compile(r"^#{1,6}\s+(.*?)\s*#*$")
@@ -92,7 +81,7 @@ def snippet(text: str, limit: int = SNIPPET_CHARS, *, skip: Sequence[str] = ()) 
             parts.append(stripped)
         elif not (leading and _plain(heading.group(1)) in skip):
             parts.append(f"{_plain(heading.group(1))} —")
-    return _escape(clip(" ".join(" ".join(parts).split()), limit))
+    return escape_with_mentions(clip(" ".join(" ".join(parts).split()), limit))
 
 
 def where(result: LoreResult) -> str:
@@ -123,7 +112,7 @@ def _visible_facts(
 
 def warning_lines(warnings: Sequence[str], limit: int = 3) -> list[str]:
     """Return the first warnings of a retrieval as escaped ⚠️ lines."""
-    return [f"⚠️ {_escape(clip(w, 300))}" for w in warnings[:limit]]
+    return [f"⚠️ {escape_with_mentions(clip(w, 300))}" for w in warnings[:limit]]
 
 
 # -- the retrieval inspector ----------------------------------------------------------------------------
@@ -136,7 +125,7 @@ def reasons_text(reasons: Sequence[Reason]) -> str:
         text = reason.describe()
         if reason.score is not None:
             text += f" = {reason.score:.3g}"
-        parts.append(_escape(text))
+        parts.append(escape_with_mentions(text))
     return "; ".join(parts) or "no reason recorded"
 
 
@@ -147,7 +136,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     """
     trace = record.trace
     results = _visible_results(record.results, viewer)
-    embed = discord.Embed(title=clip(f"Why these? {record.question}", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"Why these? {record.question}", EMBED_TITLE), colour=COLOUR)
     semantic = f"{trace.semantic_candidates} by meaning ({trace.semantic_status})"
     lines = [
         f"Answer #{record.id}, {record.created_at:%Y-%m-%d %H:%M} UTC · preset {trace.preset} · mode {trace.mode}",
@@ -156,7 +145,9 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     if trace.lexical_query:
         lines.append(f"Words searched: `{clip(trace.lexical_query.replace('`', ''), 300)}`")
     if trace.entity_matches:
-        lines.append("Canon entities named: " + _escape(clip(", ".join(trace.entity_matches), 400)))
+        lines.append(
+            "Canon entities named: " + escape_with_mentions(clip(", ".join(trace.entity_matches), 400))
+        )
     if viewer == Viewer.GM:  # how many sources were filtered out would tell a player that hidden ones exist
         lines.append(
             f"Sources searched: {trace.allowed_sources} (filtered out before ranking: {trace.blocked_sources})."
@@ -169,7 +160,7 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     lines += warning_lines(trace.warnings)
     embed.description = fit_lines(lines, 1500)
     for rank, result in enumerate(results[:10], 1):
-        name = clip(f"{rank}. {where(result)}", FIELD_NAME_LIMIT)
+        name = clip(f"{rank}. {where(result)}", FIELD_NAME)
         value = [
             f"score **{result.score:.3f}** · {class_badge(result.knowledge_class, hidden=result.hidden)}"
             + (" · always included" if result.always_include else ""),
@@ -184,16 +175,16 @@ def why_embed(record: RetrievalRecord, *, viewer: Viewer) -> discord.Embed:
     dropped = [c for c in trace.candidates if c.chunk_id not in chosen and may_see(viewer, c.hidden)]
     if dropped:
         rows = [
-            f"{LOCK if c.hidden else '·'} {_escape(clip(c.heading, 80))} — {c.final:.3f}"
-            + (f" ({_escape(c.dropped_because)})" if c.dropped_because else "")
+            f"{LOCK if c.hidden else '·'} {escape_with_mentions(clip(c.heading, 80))} — {c.final:.3f}"
+            + (f" ({escape_with_mentions(c.dropped_because)})" if c.dropped_because else "")
             for c in dropped
         ]
         embed.add_field(name="Considered, not shown", value=fit_lines(rows, 900), inline=False)
     facts = _visible_facts(record.canon_facts, viewer)
     if facts:
         rows = [
-            f"{LOCK + ' ' if f.hidden else ''}{_escape(f.entity_name)} ({f.entity_type}): named as "
-            f"“{_escape(clip(f.matched, 60))}”, match {f.match_score:.0f}"
+            f"{LOCK + ' ' if f.hidden else ''}{escape_with_mentions(f.entity_name)} ({f.entity_type}): named as "
+            f"“{escape_with_mentions(clip(f.matched, 60))}”, match {f.match_score:.0f}"
             for f in facts
         ]
         embed.add_field(name="Canon facts", value=fit_lines(rows, 600), inline=False)
@@ -226,7 +217,7 @@ def source_flags(source: SourceInfo) -> str:
 def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
-        f"**{_escape(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
+        f"**{escape_with_mentions(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
         f"{source.chunk_count} chunks · imported {_when(source.imported_at)} · "
         f"used {source.times_used}×"
     )
@@ -266,10 +257,10 @@ def sources_embed(
         embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
-    head = [f"⚠️ {_escape(warning)}", ""] if warning else []
+    head = [f"⚠️ {escape_with_mentions(warning)}", ""] if warning else []
     if (line := view_build_line(building)) is not None:
         head += [f"⏳ {line}", ""]
-    embed.description = fit_lines(head + [source_line(s) for s in shown], DESCRIPTION_LIMIT)
+    embed.description = fit_lines(head + [source_line(s) for s in shown], EMBED_DESCRIPTION)
     embed.set_footer(text=f"Page {page}/{pages} · /lore source <id> for one source · {LOCK} = GM only")
     return shrink_to_limit(embed)
 
@@ -283,12 +274,15 @@ def source_embed(
     `hidden_sections`: the lines of its GM-only sections (`cogs.lore_sections.hidden_lines`).
     """
     source = detail.source
-    embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(f"{source.title} (source {source.id})", EMBED_TITLE), colour=COLOUR)
     if out_of_date:
-        rows = [f"• {_escape(clip(where, 120))}: now {_escape(clip(now, 200))}" for where, now in out_of_date]
+        rows = [
+            f"• {escape_with_mentions(clip(where, 120))}: now {escape_with_mentions(clip(now, 200))}"
+            for where, now in out_of_date
+        ]
         embed.add_field(
             name="⚠️ Out of date: the story has changed these sections",
-            value=fit_lines(rows, FIELD_LIMIT),
+            value=fit_lines(rows, FIELD_VALUE),
             inline=False,
         )
     embed.description = fit_lines(
@@ -301,17 +295,17 @@ def source_embed(
     if hidden_sections:
         embed.add_field(
             name=f"{LOCK} GM-only sections: players never read these ({len(hidden_sections)})",
-            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_LIMIT),
+            value=fit_lines([*hidden_sections, "`/lore section` hides or shows one."], FIELD_VALUE),
             inline=False,
         )
-    embed.add_field(name="Tags", value=_escape(", ".join(source.tags)) or "none", inline=True)
+    embed.add_field(name="Tags", value=escape_with_mentions(", ".join(source.tags)) or "none", inline=True)
     embed.add_field(
         name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
     )
     vectors = source.vector_status.value + (
         f": {clip(source.vector_error, 200)}" if source.vector_error else ""
     )
-    embed.add_field(name="Vectors", value=_escape(vectors), inline=True)
+    embed.add_field(name="Vectors", value=escape_with_mentions(vectors), inline=True)
     embed.add_field(
         name="Content hash (SHA-256)",
         value=f"text `{source.content_hash}`\nfile `{source.file_hash}`",
@@ -327,13 +321,13 @@ def source_embed(
     )
     chunks = [
         f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
-        f"{_escape(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
         for c in detail.chunks
     ]
     embed.add_field(
         name=f"Chunks ({source.chunk_count}, {source.token_count:,} tokens; parser {source.parser_version}, "
-        f"chunker {source.chunking_version})"[:FIELD_NAME_LIMIT],
-        value=fit_lines(chunks or ["none"], FIELD_LIMIT),
+        f"chunker {source.chunking_version})"[:FIELD_NAME],
+        value=fit_lines(chunks or ["none"], FIELD_VALUE),
         inline=False,
     )
     if detail.chunks:
@@ -344,7 +338,7 @@ def source_embed(
             inline=False,
         )
     if source.notes:
-        embed.add_field(name="Notes", value=_escape(clip(source.notes, 500)), inline=False)
+        embed.add_field(name="Notes", value=escape_with_mentions(clip(source.notes, 500)), inline=False)
     footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
     if source.inherited_from is not None:
         footer += " · inherited from the story this one branched from"
@@ -355,13 +349,13 @@ def source_embed(
 def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None = None) -> discord.Embed:
     """Render the answer to `/lore set`, `/lore enable` and `/lore disable` (and what the GM should know)."""
     embed = discord.Embed(
-        title=clip(f"{source.title} (source {source.id}): {what}", TITLE_LIMIT), colour=DONE_COLOUR
+        title=clip(f"{source.title} (source {source.id}): {what}", EMBED_TITLE), colour=DONE_COLOUR
     )
     lines = [source_flags(source)]
     if warning:
-        lines.append(f"⚠️ {_escape(warning)}")
+        lines.append(f"⚠️ {escape_with_mentions(warning)}")
     if source.tags:
-        lines.append("Tags: " + _escape(", ".join(source.tags)))
+        lines.append("Tags: " + escape_with_mentions(", ".join(source.tags)))
     if not source.enabled:
         lines.append("A disabled source stays stored but is never retrieved; `/lore enable` brings it back.")
     embed.description = "\n".join(lines)
@@ -371,7 +365,7 @@ def source_changed_embed(source: SourceInfo, what: str, *, warning: str | None =
 def deleted_embed(report: DeleteReport) -> discord.Embed:
     """Render what deleting a source removed."""
     embed = discord.Embed(
-        title=clip(f"Deleted {report.title} (source {report.source_id})", TITLE_LIMIT), colour=COLOUR
+        title=clip(f"Deleted {report.title} (source {report.source_id})", EMBED_TITLE), colour=COLOUR
     )
     vectors = "and its vectors" if report.vectors_removed else "(no vector index to clean)"
     embed.description = (

@@ -22,7 +22,7 @@ from canon.errors import GameError
 from cogs import lore_import_embeds
 from cogs.attachments import read_attachment
 from cogs.checks import gm_only, is_gm
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, escape
 from cogs.places import campaign_here
 from cogs.services import services_of
 from memory.knowledge.library import LibrarySource
@@ -33,10 +33,6 @@ T = TypeVar("T")
 SourceName = app_commands.Range[str, 1, 500]
 
 library = app_commands.Group(name="library", description="Shared rules and references many campaigns read")
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
 
 
 def scope_words(item: LibrarySource) -> str:
@@ -51,7 +47,7 @@ def library_line(item: LibrarySource) -> str:
     others = item.campaigns - (1 if item.attached else 0)
     shared = f" · read by {others} other campaign{'s' if others != 1 else ''}" if others > 0 else ""
     return (
-        f"**{_escape(clip(source.title, 80))}** ({_escape(clip(source.filename, 80))}) — "
+        f"**{escape(clip(source.title, 80))}** ({escape(clip(source.filename, 80))}) — "
         f"{source.knowledge_class.label} · for {scope_words(item)} · {state}{shared}"
     )
 
@@ -75,7 +71,7 @@ def library_embed(items: Sequence[LibrarySource]) -> discord.Embed:
 
 def changed_line(item: LibrarySource, attached: bool) -> str:
     """Return the answer to an attach or a detach."""
-    name = f"**{_escape(clip(item.source.title, 120))}**"
+    name = f"**{escape(clip(item.source.title, 120))}**"
     if attached:
         return f"Attached {name} from the shared library: this campaign's /lore answers cite it from now on."
     return f"Detached {name}: this campaign's answers no longer cite it. It stays in the library."

@@ -15,7 +15,7 @@ from bot.client import limits
 from canon.errors import GameError
 from cogs.canon_options import campaign_of
 from cogs.checks import is_gm
-from cogs.embeds import clip
+from cogs.embeds import DONE_COLOUR, clip, escape
 from cogs.services import services_of
 from memory.knowledge.models import SectionChange
 from memory.knowledge.sections import Section, path_words
@@ -24,11 +24,6 @@ __all__ = ["hidden_lines", "order_text", "section_changed_embed", "section_choic
 
 LOCK = "🔒"
 MAX_CHOICES = 25
-DONE_COLOUR = discord.Colour.green()
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
 
 
 def hidden_lines(sections: Sequence[Section]) -> list[str]:
@@ -36,7 +31,7 @@ def hidden_lines(sections: Sequence[Section]) -> list[str]:
     hidden = {s.path for s in sections if s.hidden}
     tops = [s for s in sections if s.hidden and not any(s.path[:n] in hidden for n in range(1, len(s.path)))]
     return [
-        f"{LOCK} {_escape(clip(s.words, 150))} ({s.chunks} passage{'s' if s.chunks != 1 else ''})"
+        f"{LOCK} {escape(clip(s.words, 150))} ({s.chunks} passage{'s' if s.chunks != 1 else ''})"
         for s in tops
     ]
 
@@ -66,7 +61,7 @@ def section_changed_embed(change: SectionChange) -> discord.Embed:
         colour=DONE_COLOUR,
     )
     lines = [
-        f"Section: {_escape(clip(words, 300))} ({change.chunks} passage{'s' if change.chunks != 1 else ''})."
+        f"Section: {escape(clip(words, 300))} ({change.chunks} passage{'s' if change.chunks != 1 else ''})."
     ]
     if change.hidden:
         lines.append(
@@ -76,7 +71,7 @@ def section_changed_embed(change: SectionChange) -> discord.Embed:
     else:
         lines.append("Players may read it now, like the rest of the source.")
     if change.also:
-        shared = ", ".join(f"“{_escape(clip(words, 80))}”" for words in change.also[:5])
+        shared = ", ".join(f"“{escape(clip(words, 80))}”" for words in change.also[:5])
         went = "hidden" if change.hidden else "shown"
         lines.append(
             f"{shared} {'shares' if len(change.also) == 1 else 'share'} its passage, so "

@@ -8,42 +8,35 @@ from __future__ import annotations
 
 import discord
 
-from bot.client.limits import clip, fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_VALUE, clip, fit_lines
 from bot.services.gm_notes import NoteShown
+from cogs.embeds import COLOUR, escape_with_mentions
 from memory.notes import GmNote
-
-COLOUR = discord.Colour.dark_gold()
-FIELD_LIMIT = 1024
-DESCRIPTION_LIMIT = 4096
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(text))
 
 
 def note_line(note: GmNote, shown: NoteShown) -> str:
     """Return one note as a line: number, done mark, text, tags, what it is about."""
     mark = "✅ " if note.done else ""
-    bits = [f"**#{note.id}** {mark}{_escape(clip(note.text, 300))}"]
+    bits = [f"**#{note.id}** {mark}{escape_with_mentions(clip(note.text, 300))}"]
     if note.tags:
         bits.append("· " + ", ".join(f"`{t}`" for t in note.tags))
     about = [shown.entities.get(e, "an entity no longer in canon") for e in note.entity_ids]
     if note.scene_id is not None:
         about.append(shown.scenes.get(note.scene_id, "a scene"))
     if about:
-        bits.append("· about " + _escape(", ".join(about)))
+        bits.append("· about " + escape_with_mentions(", ".join(about)))
     return " ".join(bits)
 
 
 def notes_embed(shown: NoteShown, *, heading: str) -> discord.Embed:
     """Render a page of notes (or the one note just added or closed)."""
     page = shown.page
-    embed = discord.Embed(title=clip(heading, 256), colour=COLOUR)
+    embed = discord.Embed(title=clip(heading, EMBED_TITLE), colour=COLOUR)
     if not page.notes:
         embed.description = "No note matches. Add one with `/note add`."
         return embed
     lines = [note_line(note, shown) for note in page.notes]
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     if page.pages > 1:
         embed.set_footer(
             text=f"Page {page.page} of {page.pages} ({page.total} notes). Only you can see these notes."
@@ -57,6 +50,6 @@ def add_card_notes(embed: discord.Embed, notes: list[GmNote]) -> discord.Embed:
     """Add the GM's open notes about the entity to its card (the GM's view only)."""
     if not notes:
         return embed
-    lines = [f"#{n.id} {_escape(clip(n.text, 200))}" for n in notes]
-    embed.add_field(name="🔒 Your notes", value=fit_lines(lines, FIELD_LIMIT), inline=False)
+    lines = [f"#{n.id} {escape_with_mentions(clip(n.text, 200))}" for n in notes]
+    embed.add_field(name="🔒 Your notes", value=fit_lines(lines, FIELD_VALUE), inline=False)
     return embed

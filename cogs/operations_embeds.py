@@ -11,6 +11,7 @@ from bot.ops.metrics import Latency
 from bot.ops.operations import GuildOps, ScheduledSession
 from bot.ops.status import ServerStatus
 from bot.ops.timeparse import discord_time
+from cogs.embeds import escape_with_mentions
 
 REPEAT_TEXT = {"none": "once", "daily": "every day", "weekly": "every week"}
 
@@ -28,7 +29,7 @@ def _size(count: int | None) -> str:
 
 def title_text(title: str) -> str:
     """Return a session's title as typed, to show in bold: its markdown, backslashes and mentions inert."""
-    return discord.utils.escape_mentions(discord.utils.escape_markdown(title))
+    return escape_with_mentions(title)
 
 
 def session_line(session: ScheduledSession, now: dt.datetime, number: int) -> str:
@@ -126,7 +127,9 @@ def status_embed(status: ServerStatus) -> discord.Embed:
         )
         if len(jobs) > 8:
             jobs_text += f"\n…and {len(jobs) - 8} more"
-    embed.add_field(name=f"Pending jobs ({len(jobs or [])})", value=jobs_text[:1024], inline=False)
+    embed.add_field(
+        name=f"Pending jobs ({len(jobs or [])})", value=jobs_text[: limits.FIELD_VALUE], inline=False
+    )
     latencies = status.latencies
     if latencies:
         overall = latencies.get("*", Latency(count=0, p50_ms=0, p95_ms=0))
@@ -136,7 +139,11 @@ def status_embed(status: ServerStatus) -> discord.Embed:
             if name != "*"
         ][:8]
         head = f"all: p50 {overall.p50_ms:.0f} ms · p95 {overall.p95_ms:.0f} ms\n"
-        embed.add_field(name="Command latency (recent)", value=(head + "\n".join(rows))[:1024], inline=False)
+        embed.add_field(
+            name="Command latency (recent)",
+            value=(head + "\n".join(rows))[: limits.FIELD_VALUE],
+            inline=False,
+        )
     else:
         embed.add_field(name="Command latency (recent)", value="no commands yet", inline=False)
     tokens = status.tokens
@@ -145,7 +152,9 @@ def status_embed(status: ServerStatus) -> discord.Embed:
             f"{t.purpose} ({t.model}): {t.calls:,} calls, {t.prompt_tokens:,} + {t.completion_tokens:,} tokens"
             for t in tokens[:6]
         ]
-        embed.add_field(name="LLM tokens (this server)", value="\n".join(lines)[:1024], inline=False)
+        embed.add_field(
+            name="LLM tokens (this server)", value="\n".join(lines)[: limits.FIELD_VALUE], inline=False
+        )
     else:
         embed.add_field(name="LLM tokens (this server)", value=status.llm, inline=False)
     return embed

@@ -15,11 +15,11 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.client.client import Lorekeeper
-from bot.client.limits import fit_lines
+from bot.client.limits import FIELD_VALUE, fit_lines
 from bot.services.recaps import PersonalRecap
 from cogs.canon_embeds import shrink_to_limit
 from cogs.checks import actor_of
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR, clip, escape
 from cogs.places import campaign_here
 from cogs.services import services_of, services_of_client
 from memory.journal import Recap
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
-_FIELD = 1024
-
-
-def _escape(text: str) -> str:
-    return discord.utils.escape_markdown(text)
 
 
 def recap_lines(recap: Recap) -> list[str]:
@@ -42,22 +37,22 @@ def recap_lines(recap: Recap) -> list[str]:
     struck through, with what canon says now), who was there, the turns cited."""
     lines: list[str] = []
     if recap.summary:
-        lines.append(_escape(recap.summary))
+        lines.append(escape(recap.summary))
     standing = recap.standing()
     if standing:
-        lines.append("**Now part of the story:** " + "; ".join(_escape(f) for f in standing))
+        lines.append("**Now part of the story:** " + "; ".join(escape(f) for f in standing))
     elif not recap.summary and not recap.retconned:
         lines.append("Nothing new became part of the story in this scene.")
     if recap.retconned:
         gone = "; ".join(
-            f"~~{_escape(r.fact)}~~" + (f" → now {_escape(r.now)}" if r.now else "") for r in recap.retconned
+            f"~~{escape(r.fact)}~~" + (f" → now {escape(r.now)}" if r.now else "") for r in recap.retconned
         )
         told = " The summary tells the scene as it was played." if recap.summary else ""
         lines.append(f"**Since retconned, no longer canon:** {gone}.{told}")
     if recap.present:
-        lines.append("**Who was there:** " + ", ".join(_escape(p) for p in recap.present))
+        lines.append("**Who was there:** " + ", ".join(escape(p) for p in recap.present))
     for turn in recap.cited:
-        lines.append(f"> Turn {turn.number}, {_escape(turn.author)}: “{_escape(turn.text)}”")
+        lines.append(f"> Turn {turn.number}, {escape(turn.author)}: “{escape(turn.text)}”")
     return lines
 
 
@@ -80,7 +75,7 @@ def previously_embed(recaps: Sequence[Recap]) -> discord.Embed:
     for recap in recaps[:10]:
         embed.add_field(
             name=clip(f"Scene {recap.story_order}: {recap.title}", 256),
-            value=fit_lines(recap_lines(recap), _FIELD),
+            value=fit_lines(recap_lines(recap), FIELD_VALUE),
             inline=False,
         )
     return shrink_to_limit(embed)
@@ -98,15 +93,15 @@ def personal_embed(personal: PersonalRecap) -> discord.Embed:
         if learned:  # after the summary: a long recap cuts its cited turns first, never this
             lines.insert(
                 1 if recap.summary else 0,
-                f"**What {_escape(personal.character)} learned:** "
-                + "; ".join(_escape(i.what) for i in learned),
+                f"**What {escape(personal.character)} learned:** "
+                + "; ".join(escape(i.what) for i in learned),
             )
         heard = personal.heard.get(recap.scene_id, [])
         if heard:  # beliefs, each sentence saying it is one
-            lines.insert(1 if recap.summary else 0, "**Heard:** " + " ".join(_escape(h) for h in heard))
+            lines.insert(1 if recap.summary else 0, "**Heard:** " + " ".join(escape(h) for h in heard))
         embed.add_field(
             name=clip(f"Scene {recap.story_order}: {recap.title}", 256),
-            value=fit_lines(lines, _FIELD),
+            value=fit_lines(lines, FIELD_VALUE),
             inline=False,
         )
     embed.set_footer(text="For you alone. Everything your character knows: /canon known.")

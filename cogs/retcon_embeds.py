@@ -8,19 +8,12 @@ from __future__ import annotations
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_DESCRIPTION, FIELD_VALUE, fit_lines
 from bot.services.canon_admin import RetconResult
 from canon.models import StatementView
 from canon.wording import warning_sentence
-from cogs.canon_embeds import (
-    DESCRIPTION_LIMIT,
-    FIELD_LIMIT,
-    WARNING_COLOUR,
-    escape,
-    shrink_to_limit,
-    statement_line,
-)
-from cogs.embeds import clip, counted
+from cogs.canon_embeds import shrink_to_limit, statement_line
+from cogs.embeds import WARNING_COLOUR, clip, counted, escape
 
 
 def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
@@ -44,10 +37,10 @@ def retcon_embed(result: RetconResult, rationale: str) -> discord.Embed:
             f"Resolves {counted(len(result.closed), 'open conflict')}: "
             + "; ".join(warning_sentence(c.message, words.rich(escape)) for c in result.closed)
         )
-    embed.description = fit_lines(lines, DESCRIPTION_LIMIT)
+    embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     embed.add_field(
         name=f"Facts to review ({len(result.dependents)})",
-        value=fit_lines([said(v) for v in result.dependents], FIELD_LIMIT)
+        value=fit_lines([said(v) for v in result.dependents], FIELD_VALUE)
         if result.dependents
         else "Nothing relied on it.",
         inline=False,

@@ -9,6 +9,7 @@ import discord
 
 from bot.client import limits
 from canon.errors import GameError
+from canon.models import Viewer
 from canon.wording import Wording, describe
 from cogs import review_embeds
 from cogs.canon_views import show_review
@@ -30,7 +31,7 @@ async def submit_modal(interaction: discord.Interaction, action: str, proposal_i
         proposal = await services.reviews.proposal(proposal_id)
         campaign = await check_campaign(interaction, proposal.campaign_id)
         actor = actor_of(interaction, services.settings.gm_role)
-        words = Wording(calendar=(await services.calendars.calendar(campaign)).words())
+        words = Wording(calendar=(await services.calendars.calendar(campaign, Viewer.GM)).words())
         if action == "edit":  # its dates were shown in the calendar's words: an untouched one changes nothing
             changes = edit_changes(proposal, values, words.calendar)
             try:

@@ -21,25 +21,16 @@ from collections.abc import Collection, Sequence
 
 import discord
 
-from bot.client.limits import fit_lines
+from bot.client.limits import EMBED_TITLE, FIELD_VALUE, fit_lines
 from bot.services.review import Review
+from bot.services.wording import jump_url
 from canon.continuity import Finding
 from canon.models import Authority, Evidence, Viewer
 from canon.proposals import Proposal, ProposalStatus
 from canon.wording import PLAIN, SceneWords, TurnWords, Wording, proposal_sentence, warning_sentence
 from canon.wording.evidence import by_scene
-from cogs.canon_embeds import (
-    DONE_COLOUR,
-    FIELD_LIMIT,
-    NOTE,
-    TITLE_LIMIT,
-    WARN,
-    WARNING_COLOUR,
-    escape,
-    shrink_to_limit,
-    warning_messages,
-)
-from cogs.embeds import COLOUR, clip, counted
+from cogs.canon_embeds import NOTE, WARN, shrink_to_limit, warning_messages
+from cogs.embeds import COLOUR, DONE_COLOUR, WARNING_COLOUR, clip, counted, escape
 from cogs.review_words import left_undecided, mark, undecided_rule
 from cogs.secret_marks import LOCK
 from memory.scenes import SceneStatus
@@ -63,11 +54,6 @@ AUTHORITY = {
 
 
 # -- the card's words -----------------------------------------------------------------------------------
-
-
-def jump_url(guild_id: int | None, channel_id: int, message_id: int) -> str:
-    """Return the link that opens a Discord message."""
-    return f"https://discord.com/channels/{guild_id or '@me'}/{channel_id}/{message_id}"
 
 
 def review_words(review: Review) -> Wording:
@@ -204,7 +190,7 @@ def review_embed(review: Review, page: int, *, reveal: bool) -> discord.Embed:
     review = as_seen(review, reveal=reveal)
     page = clamp_page(review, page)
     counts = review_counts(review)
-    embed = discord.Embed(title=clip(_review_title(review, "Canon review"), TITLE_LIMIT), colour=COLOUR)
+    embed = discord.Embed(title=clip(_review_title(review, "Canon review"), EMBED_TITLE), colour=COLOUR)
     summary = (
         f"{counted(len(review.proposals), 'proposal')}: {counts[ProposalStatus.PENDING]} pending · "
         f"{counts[ProposalStatus.ACCEPTED]} accepted · {counts[ProposalStatus.REJECTED]} rejected"
@@ -296,7 +282,7 @@ def committed_embed(
     (`accepted`: the fingerprints of those the GM accepted with a reason, which leave nothing open)."""
     review = as_seen(review, reveal=reveal)
     embed = discord.Embed(
-        title=clip(_review_title(review, "Canon committed"), TITLE_LIMIT), colour=DONE_COLOUR
+        title=clip(_review_title(review, "Canon committed"), EMBED_TITLE), colour=DONE_COLOUR
     )
     written = [p for p in review.proposals if p.status == ProposalStatus.COMMITTED]
     # Nobody decided what the commit dropped: it was left undecided, not rejected.
@@ -324,19 +310,19 @@ def committed_embed(
     if written:
         embed.add_field(
             name="Written to canon",
-            value=fit_lines([line(p, why=False) for p in written], FIELD_LIMIT),
+            value=fit_lines([line(p, why=False) for p in written], FIELD_VALUE),
             inline=False,
         )
     if refused:
         embed.add_field(
             name="Rejected",
-            value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_LIMIT),
+            value=fit_lines([line(p, why=reveal or p.rationale_public) for p in refused], FIELD_VALUE),
             inline=False,
         )
     if dropped:
         embed.add_field(
             name="Left undecided, so not written",
-            value=fit_lines([line(p, why=False) for p in dropped], FIELD_LIMIT),
+            value=fit_lines([line(p, why=False) for p in dropped], FIELD_VALUE),
             inline=False,
         )
     embed.set_footer(text="This review is closed.")

@@ -245,7 +245,7 @@ async def open_edit(interaction: discord.Interaction, proposal: Proposal, about:
     services = services_of(interaction)
     attributes: list[str] = []
     campaign = await check_campaign(interaction, proposal.campaign_id)
-    calendar = await services.calendars.calendar(campaign)
+    calendar = await services.calendars.calendar(campaign, Viewer.GM)
     words = calendar.words()  # its dates shown in the calendar's words, and a hint written in them
     if isinstance(proposal.content, FactContent):
         ref = proposal.content.subject

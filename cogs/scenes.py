@@ -14,6 +14,7 @@ from discord.ext import commands
 from bot.client import limits, replies
 from bot.client.client import Lorekeeper
 from canon.errors import InvalidInput
+from canon.models import Viewer
 from canon.story_clock import date_and_key, scene_time
 from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
@@ -66,7 +67,8 @@ class SceneCommands(commands.Cog):
         """Start logging this channel's messages as the turns of a new scene."""
         guild = _guild(interaction)
         campaign = await campaign_here(interaction)
-        calendar = await self.bot.services.calendars.calendar(campaign) if date else None
+        calendars = self.bot.services.calendars
+        calendar = await calendars.calendar(campaign, Viewer.GM) if date else None  # the GM types any era's
         world_date, world_key = (
             date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
         )
@@ -82,7 +84,10 @@ class SceneCommands(commands.Cog):
             location_id=await self.bot.services.queries.place_named(campaign, location),
         )
         await interaction.response.send_message(
-            embed=embeds.scene_started_embed(scene, calendar.words() if calendar else PLAIN.calendar),
+            # Posted in the channel: its date as players read it (one in a GM-only era is none).
+            embed=embeds.scene_started_embed(
+                scene, (await calendars.calendar(campaign)).words() if date else PLAIN.calendar
+            ),
             allowed_mentions=NONE,
         )
 
@@ -95,9 +100,11 @@ class SceneCommands(commands.Cog):
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
         _guild(interaction)
-        calendar = await self.bot.services.calendars.calendar(await campaign_here(interaction))
+        campaign = await campaign_here(interaction)
+        calendar = await self.bot.services.calendars.calendar(campaign, Viewer.GM)
         scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
-        text = embeds.scene_time_text(scene, calendar.words())
+        # Posted in the channel: the date as players read it (one in a GM-only era is none).
+        text = embeds.scene_time_text(scene, (await self.bot.services.calendars.calendar(campaign)).words())
         await interaction.response.send_message(text, allowed_mentions=NONE)
 
     @scene.command(name="status", description="Show the scene running in this channel")
@@ -106,7 +113,10 @@ class SceneCommands(commands.Cog):
         _guild(interaction)
         scene = await self.scenes.current_scene(interaction.channel_id or 0)
         report = await self.scenes.report(scene.id)
-        words = (await self.bot.services.calendars.calendar(await campaign_here(interaction))).words()
+        campaign = await campaign_here(interaction)
+        words = (
+            await self.bot.services.calendars.calendar(campaign, canon_options.viewer_of(interaction))
+        ).words()
         await interaction.response.send_message(
             embed=embeds.scene_report_embed(report, heading="Scene", words=words),
             ephemeral=True,
@@ -199,6 +209,7 @@ class SceneCommands(commands.Cog):
             with contextlib.suppress(discord.HTTPException):  # the GM hears why (the error handler)
                 await status.delete()
             raise
+        # Left in the channel: its date as players read it (one in a GM-only era is none).
         words = (await self.bot.services.calendars.calendar(await campaign_here(interaction))).words()
         ended = embeds.scene_report_embed(report, heading="Scene ended", posted=True, words=words)
         await status.edit(content=None, embed=ended)

@@ -167,7 +167,7 @@ def moments_embed(text: str, moments: Sequence[Moment]) -> discord.Embed:
     for moment in moments:
         embed.add_field(
             name=clip(f"Scene {moment.story_order}: {moment.title}{_closeness(moment.similarity)}", 256),
-            value=clip(moment.summary, 1024),
+            value=clip(moment.summary, limits.FIELD_VALUE),
             inline=False,
         )
     return embed

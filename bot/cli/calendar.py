@@ -44,12 +44,14 @@ def canon_calendar(
         text = ""
 
     async def work(services: Any, found: Any) -> dict[str, Any]:
+        from canon.models import Viewer
+
         calendars = services.calendars
         if read is not None:
             reading = await calendars.read(found, read)
             if reading.date is None:
                 return {"refused": reading.sentence(), "choices": list(reading.choices)}
-            calendar = await calendars.calendar(found)
+            calendar = await calendars.calendar(found, Viewer.GM)  # the GM's tool: read as `read` reads it
             return {"date": str(reading.date), "words": calendar.say(reading.date), "note": reading.note}
         view = await (calendars.set_block(found, text) if text is not None else calendars.view(found))
         return {

@@ -251,7 +251,10 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
 
     async def work(services: Any, found: Any) -> Any:
         nonlocal words
-        words = _words(await services.calendars.calendar(found))  # dates in the campaign calendar's words
+        from canon.models import Viewer
+
+        # The GM's findings: dates in the campaign calendar's words, a GM-only era's too.
+        words = _words(await services.calendars.calendar(found, Viewer.GM))
         return await services.queries.check(found)
 
     findings, new = with_campaign(campaign, work)
@@ -295,7 +298,10 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
 
     async def work(services: Any, found: Any) -> Any:
         nonlocal words
-        words = _words(await services.calendars.calendar(found))  # dates in the campaign calendar's words
+        from canon.models import Viewer
+
+        # The GM's findings: dates in the campaign calendar's words, a GM-only era's too.
+        words = _words(await services.calendars.calendar(found, Viewer.GM))
         return await services.queries.conflicts(found)
 
     recorded = with_campaign(campaign, work)

@@ -244,7 +244,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     for y in outcome["yaml"]:
         status = y.get("status")
         if status == "ingested":
-            parts.append(f"wrote {y['written']}")
+            parts.append(y.get("headline") or f"wrote {y['written']}")
         elif status == "unchanged":
             parts.append(f"{y['written']} unchanged, nothing written")
         elif status == "confirm":
@@ -293,7 +293,8 @@ async def _ingest_yaml(
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-    return report.model_dump(mode="json") | {"summary": report.summary(), "written": report.written()}
+    said = {"summary": report.summary(), "written": report.written(), "headline": report.headline()}
+    return report.model_dump(mode="json") | said
 
 
 # ------------------------------------------------------------------------------------------------ lore

@@ -170,13 +170,7 @@ class BeliefDesk:
             reader = await self.access.reader(session, campaign, Viewer.GM)
             ids: list[int] | None = None
             if not asker.is_gm:
-                played = await links.links(
-                    session, campaign.id, member_id=asker.id or 0, statuses=(LinkStatus.PLAYS,)
-                )
-                active = next((r for r in played if r.active), None)
-                if active is None:
-                    raise NotFound("You play no character yet: `/character claim` asks the GM for one.")
-                ids = [active.entity_id]
+                ids = [await links.active_character_id(session, campaign.id, asker.id or 0)]
             elif character is not None:
                 ids = [(await reader.resolve(character)).id]
             found = await store.beliefs(session, campaign.id, character_ids=ids)

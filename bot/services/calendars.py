@@ -15,14 +15,10 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from bot.services.canon_access import CanonAccess
 from canon import campaigns
 from canon.calendar import WorldDate
+from canon.calendar_block import block_yaml
+from canon.calendar_checks import check_canon_dates, checked
 from canon.calendar_typed import parse_block
-from canon.campaign_calendar import (
-    CALENDAR_SETTINGS,
-    CampaignCalendar,
-    block_yaml,
-    check_canon_dates,
-    checked,
-)
+from canon.campaign_calendar import CALENDAR_SETTINGS, CampaignCalendar
 from canon.campaigns import Campaign
 from canon.date_reading import DateReading, check_today, read_date
 from canon.errors import InvalidInput
@@ -47,8 +43,11 @@ class CalendarService:
         self.db = db
         self.access = access
 
-    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.GM) -> CampaignCalendar:
-        """Return the campaign's calendar as the viewer may see it (a GM-only era stays the GM's)."""
+    async def calendar(self, campaign: Campaign, viewer: Viewer = Viewer.PLAYER) -> CampaignCalendar:
+        """Return the campaign's calendar as the viewer may see it (a GM-only era stays the GM's). A player's, unless
+        the GM's is asked for: its dates in a GM-only era are written as no date (`CalendarWords.hidden`), so a
+        caller that forgets who reads never writes one; read a GM's typed date, or write for the GM, with the
+        GM's."""
         async with self.db.session() as session:
             return await (await self.access.reader(session, campaign, viewer)).calendar()
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import contextlib
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -309,18 +309,14 @@ class KnowledgeDesk:
         async with self.db.session() as session:
             ids: list[int] | None = None
             if not asker.is_gm:
-                played = await links.links(
-                    session, campaign.id, member_id=asker.id or 0, statuses=(LinkStatus.PLAYS,)
-                )
-                active = next((r for r in played if r.active), None)
-                if active is None:
-                    raise NotFound("You play no character yet: `/character claim` asks the GM for one.")
-                ids = [active.entity_id]
+                ids = [await links.active_character_id(session, campaign.id, asker.id or 0)]
             elif character is not None:
                 ids = [(await self._character(session, campaign, character)).id]
             found = await learned.reveals(session, campaign.id, character_ids=ids, standing=standing)
             reader = await self.access.reader(session, campaign, Viewer.GM)
-            words = await wording_for(session, reader)
+            words = await _dated_for(
+                self.access, session, campaign, asker, await wording_for(session, reader)
+            )
             titles = (
                 {s.id: s.title for s in await campaign_sources(session, campaign.id)}
                 if any(r.target_kind == "source" for r in found)
@@ -360,3 +356,15 @@ class KnowledgeDesk:
                 since.append(f"from scene {r.story_from}")
             items.append(KnownItem(reveal=r, what=what, who=who, since=", ".join(since) or SINCE_ALWAYS))
         return items
+
+
+async def _dated_for(
+    access: CanonAccess, session: AsyncSession, campaign: Campaign, asker: Actor, words: Wording
+) -> Wording:
+    """Return the GM's words of what was learned with their dates as the asker reads dates: a player's calendar
+    writes one in a GM-only era their character does not know as no date (what was learned still reads whole)."""
+    if asker.is_gm:
+        return words
+    lens = await learned.member_knowing(session, campaign.id, asker.id or 0)
+    seen = await access.reader(session, campaign, Viewer.PLAYER, lens)
+    return replace(words, calendar=(await seen.calendar()).words())

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 from sqlalchemy import select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.errors import NotFound
 from canon.knowledge.tables import PlayerCharacterRow
 from canon.storage import utc_now
 
@@ -82,6 +83,15 @@ async def links(
     if entity_id is not None:
         query = query.where(PlayerCharacterRow.entity_id == entity_id)
     return list((await session.execute(query.order_by(PlayerCharacterRow.id))).scalars())
+
+
+async def active_character_id(session: AsyncSession, campaign_id: int, member_id: int) -> int:
+    """Return the character a member plays now (their active one), or raise `NotFound` saying how to get one."""
+    played = await links(session, campaign_id, member_id=member_id, statuses=(LinkStatus.PLAYS,))
+    active = next((r for r in played if r.active), None)
+    if active is None:
+        raise NotFound("You play no character yet: `/character claim` asks the GM for one.")
+    return active.entity_id
 
 
 async def link_row(session: AsyncSession, campaign_id: int, link_id: int) -> PlayerCharacterRow | None:

@@ -133,6 +133,7 @@ async def _lives(reader: CanonReader, ids: Iterable[int]) -> dict[int, tuple[str
     """Return each entity's year of birth (first `alive`) and death (first terminal state), as shown."""
     id_list = list(ids)
     tags = reader.ontology.states.tags
+    seen = (await reader.calendar()).words()  # a year in an era hidden from the reader is no year for them
     found: dict[int, tuple[str | None, str | None]] = {}
     for start in range(0, len(id_list), 400):
         chunk = id_list[start : start + 400]
@@ -142,9 +143,9 @@ async def _lives(reader: CanonReader, ids: Iterable[int]) -> dict[int, tuple[str
             if s.kind != StatementKind.STATE or s.value is None:
                 continue
             key = s.validity.world_from_key
-            by_subject[s.subject_id].append(
-                (key if key is not None else 2**62, _year_text(s.validity.world_from, key), s.value)
-            )
+            text = s.validity.world_from
+            shown = _year_text(text, key) if seen.seen(text) == text else None
+            by_subject[s.subject_id].append((key if key is not None else 2**62, shown, s.value))
         for subject, states in by_subject.items():
             states.sort()
             born = next((text for _, text, value in states if value == "alive"), None)
@@ -200,8 +201,10 @@ async def timeline_of(
     )
     # One era's timeline keeps the events of its eras or within their years.
     within = None if era is None else list(era_bounds(bands).values())
+    # An event dated in an era hidden from the reader stands by no year (`events_page`).
+    hidden = (await reader.calendar()).hidden_eras
     shown, total = await events_page(
-        reader, event_types, list(eras), as_of=as_of, limit=max_events, within=within
+        reader, event_types, list(eras), as_of=as_of, limit=max_events, within=within, hidden_eras=hidden
     )
     if not bands and not shown:
         raise NotFound("This campaign's canon has no eras or dated events yet to draw a timeline from.")

@@ -106,18 +106,28 @@ async def events_page(
     as_of: AsOf,
     limit: int,
     within: Collection[tuple[int | None, int | None]] | None = None,
+    hidden_eras: Collection[str] = (),
 ) -> tuple[list[TimelineEvent], int]:
     """Return the first `limit` events of the whole timeline (drawn `eras` given by id), and how many in all.
 
     `within`: the drawn eras' years (first, last; either open) of one era's timeline: an event stands there in
-    one of its eras, or with a year inside one of those spans (an era open at both ends holds no year)."""
+    one of its eras, or with a year inside one of those spans (an era open at both ends holds no year).
+    `hidden_eras`: the keys of the eras hidden from the reader (`CampaignCalendar.hidden_eras`): an event dated in
+    one is undated for them, as one nobody dated (it stands by its scene alone, or not at all; never by its year)."""
     entity = EntityRow.__table__.c
     home = _home(reader, entity, eras)
+    key: Any = entity.world_from_key
+    if hidden_eras:
+        dated_hidden = [
+            or_(entity.world_from == era, entity.world_from.startswith(f"{era}.", autoescape=True))
+            for era in sorted(hidden_eras)
+        ]
+        key = case((or_(*dated_hidden), null()), else_=entity.world_from_key)
     seen = (
         select(
             entity.id,
             entity.name,
-            entity.world_from_key.label("key"),
+            key.label("key"),
             entity.story_from.label("scene"),
             home.label("home"),
         )

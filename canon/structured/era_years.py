@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from canon.campaign_calendar import CALENDAR_SETTINGS, other_years
+from canon.calendar_checks import other_years
+from canon.campaign_calendar import CALENDAR_SETTINGS
 from canon.campaigns import CampaignRow
 from canon.structured.files import LoadedFile
 from canon.structured.reports import IngestWarning

@@ -36,6 +36,7 @@ from canon.errors import Conflict
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology
+from canon.structured.changes import say_changes
 from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
@@ -148,8 +149,9 @@ async def _ingest(
     )
     writer = Writer(state, index, planned, changeset)
     await writer.write_entities()
+    ids = entity_ids(index, planned)
     builder = FactBuilder(
-        entity_ids(index, planned),
+        ids,
         planned,
         await event_dates(state, index, planned),
         attribute_name=lambda type_name, name: state.ontology.attribute(type_name, name)[0],
@@ -157,6 +159,7 @@ async def _ingest(
     facts = builder.facts(changed)
     told = await secrets_told_elsewhere(state, facts)
     written = await write_statements(writer, facts)
+    await say_changes(state, ids)
     await writer.write_rows()
     warnings = [*told, *await calendar_years_differ(state, changed), *await Checks(writer).run(written)]
     return done_report(state, "ingested", changeset.id, warnings)

@@ -100,6 +100,8 @@ class IngestReport(BaseModel):
     #: where the new one no longer says it), and the entities the import retcons (by name).
     replaced_files: tuple[str, ...] = ()
     retconned_entities: tuple[str, ...] = ()
+    #: What each file imported before and changed now changed, a sentence each, by name.
+    changes: tuple[str, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -110,18 +112,60 @@ class IngestReport(BaseModel):
         """Return what the import wrote (or would write), by entity type: "6 places and 12 people from 2 YAML files"."""
         return f"{listed(kinds_in_words(self.counts)) or 'no entries'} from {counted(len(self.files), 'YAML file')}"
 
+    def headline(self) -> str:
+        """Return what the import did in one clause: "wrote 6 places from 2 YAML files", or for files imported
+        again "changed 3 facts of house.yaml and left chronicle.yaml and folk.yaml unchanged"."""
+        new = [f for f in self.files if f.status == "created"]
+        if len(new) == len(self.files):
+            return f"wrote {self.written()}"
+        updated = [f.file for f in self.files if f.status == "updated"]
+        same = [f.file for f in self.files if f.status == "unchanged"]
+        s = self.statements
+        parts: list[str] = []
+        if new:
+            kinds: Counter[str] = Counter()
+            for f in new:
+                kinds.update(f.counts)
+            parts.append(f"wrote {listed(kinds_in_words(kinds))} from {listed([f.file for f in new])}")
+        if updated:
+            gone = s.retconned - s.changed
+            e = self.entities
+            did = [
+                *([f"{counted(s.changed, 'fact')} changed"] if s.changed else []),
+                *([f"{counted(e.created, 'entry', 'entries')} added"] if e.created and not new else []),
+                *([f"{counted(s.created, 'fact')} added"] if s.created and not new else []),
+                *([f"{counted(e.retconned, 'entry', 'entries')} retconned"] if e.retconned else []),
+                *([f"{counted(gone, 'fact')} no longer said, retconned"] if gone > 0 else []),
+            ]
+            parts.append(f"changed {listed(updated)} ({listed(did) or 'the same facts'})")
+        if same:
+            parts.append(f"left {listed(same)} unchanged")
+        return listed(parts)
+
     def retcon_text(self) -> str:
-        """Return what replacing the earlier files retcons, as a sentence (empty when nothing)."""
+        """Return what replacing the earlier files retcons, as sentences (empty when nothing)."""
         e, s = self.entities, self.statements
         if not (e.retconned or e.changed or s.retconned or s.changed):
             return ""
-        named = ", ".join(self.retconned_entities[:10])
+        named = listed(list(self.retconned_entities[:10]))
         more = len(self.retconned_entities) - 10
-        gone = f" ({named}{f' and {more} more' if more > 0 else ''})" if named else ""
-        return (
-            f"It retcons {e.retconned} entit{'y' if e.retconned == 1 else 'ies'}{gone}, replaces {e.changed}, "
-            f"and retcons {s.retconned} fact{'' if s.retconned == 1 else 's'} and changes {s.changed}."
-        )
+        said = list(self.changes)
+        if e.retconned:
+            gone = f" ({named}{f' and {more} more' if more > 0 else ''})" if named else ""
+            them = "it" if e.retconned == 1 else "them"
+            said.append(
+                f"It retcons {counted(e.retconned, 'entry', 'entries')}{gone}: no file says {them} any more."
+            )
+        if e.changed:
+            said.append(
+                f"{counted(e.changed, 'entry', 'entries')} whose name, kind or visibility changed "
+                f"{'is' if e.changed == 1 else 'are'} replaced by a new one, which keeps what was said of it."
+            )
+        if not said:
+            said.append(
+                f"It changes {counted(s.changed, 'fact')} and retcons {counted(s.retconned, 'fact')}."
+            )
+        return " ".join(said)
 
     def changes_text(self) -> str:
         """Return how many entities and facts the import made, changed or retconned, zeros left out."""
@@ -162,7 +206,18 @@ class IngestReport(BaseModel):
         kinds = listed(kinds_in_words(self.counts)) or "no entries"
         if self.status == "unchanged":
             return f"{names}: unchanged ({kinds}); nothing new was written."
-        lines = [f"Imported {names}: {kinds}.", self.changes_text()]
+        again = [f.file for f in self.files if f.status != "created"]
+        if again:
+            same = [f.file for f in self.files if f.status == "unchanged"]
+            created = [f.file for f in self.files if f.status == "created"]
+            lines = [
+                *([f"Imported {listed(created)} for the first time."] if created else []),
+                *self.changes,
+                *([f"{listed(same)} {'is' if len(same) == 1 else 'are'} unchanged."] if same else []),
+                self.changes_text(),
+            ]
+        else:
+            lines = [f"Imported {names}: {kinds}.", self.changes_text()]
         for f in self.files:
             kind = (f.kind or "world file").replace("_", " ")
             lines.append(f"  {f.file} ({kind}): {counted(f.entries, 'entry')}, {_FILE_STATUS[f.status]}")
@@ -283,6 +338,7 @@ def done_report(
         ),
         warnings=tuple(warnings),
         seconds=round(time.perf_counter() - state.started, 4),
+        changes=tuple(state.change_sentences),
     )
 
 

@@ -106,9 +106,14 @@ def _check_source(value: Node, validator: Validator) -> None:
         )
 
 
+#: What a GM may call a kind otherwise: objects are items.
+_OTHER_WORDS = {"artifact": "items", "artifacts": "items", "artefacts": "items", "objects": "items"}
+
+
 def kind_named(text: str) -> LoreKind | None:
     """Return the kind a `kind:` value names, as a GM writes it ("family tree", "Family-Tree", "character")."""
     folded = re.sub(r"[\s_-]+", "_", text.strip().casefold())
+    folded = _OTHER_WORDS.get(folded, folded)
     for candidate in (folded, f"{folded}s", folded.removesuffix("s")):
         if candidate in LORE_KINDS:
             return candidate

@@ -43,6 +43,10 @@ class IngestState:
     statement_counts: Counter[str] = field(default_factory=Counter)
     # The names of the entities this import retcons (entries gone from their file).
     retconned_names: list[str] = field(default_factory=list)
+    # Per file imported before and changed now, each fact slot it changed: (replaced, added or gone, slot).
+    slot_changes: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+    # The sentences saying what each such file changed, by name (`canon.structured.changes`).
+    change_sentences: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.changed_names = {f.name for f in self.changed}

@@ -18,6 +18,7 @@ from sqlalchemy import Table
 
 from canon.graph import VALIDITY_COLUMNS, CanonWriter, insert_returning_ids
 from canon.models import Authority, Evidence, EvidenceKind, Statement
+from canon.structured.changes import ADDED, GONE, REPLACED
 from canon.structured.facts import Fact, statement_fingerprint
 from canon.structured.versions import CHUNK, FileVersion
 from canon.structured.write import Placed, Writer
@@ -102,6 +103,7 @@ async def write_statements(w: Writer, facts: dict[str, dict[str, Fact]]) -> list
         why = f"Changed in {name}." if replacement is not None else f"No longer stated in {name}."
         w.retcon("statement", statement_id, replacement, why)
         state.statement_counts["retconned"] += 1
+        state.slot_changes.setdefault(name, []).append((REPLACED if replacement is not None else GONE, slot))
     state.statement_counts["carried_over"] += len(carried)
     return written
 
@@ -191,6 +193,8 @@ def _new_rows(
         placed.append((name, fact, place, replaces, True))
         if replaces is not None:
             changed += 1
+        elif slot_was is None and name in w.state.versions:  # a fact a file imported before now adds
+            w.state.slot_changes.setdefault(name, []).append((ADDED, fact.slot))
     counts = w.state.statement_counts
     counts["shared"] += shared
     counts["changed"] += changed

@@ -45,6 +45,14 @@ class Wording:
         """Return a stored date in the calendar's words."""
         return self.calendar.date(text)
 
+    def seen(self, text: str | None) -> str | None:
+        """Return a stored date as this wording's reader has it: `unknown` when hidden from them, else as stored."""
+        return self.calendar.seen(text)
+
+    def dated(self, text: str | None) -> bool:
+        """Tell whether a stored date reads as a date to this wording's reader (not unknown, nor hidden from them)."""
+        return self.calendar.dated(text)
+
     def when(self, text: str | None) -> str:
         """Return a stored date after its preposition ("on 3 Frostmoot, …", "in year 330")."""
         return self.calendar.when(text)

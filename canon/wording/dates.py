@@ -4,6 +4,12 @@
 key), and the months' names where the campaign defines them. A date it cannot read (typed by a person in a
 form of their own) is shown as written. `in_words` rewrites the date keys inside a sentence written elsewhere
 (a continuity finding stored with its dates as keys).
+
+A writer is made for one reader: `hidden` holds the keys of the eras hidden from them (a player's GM-only eras,
+`canon.visibility.date_hidden`; none for the GM). A date in one reads to them exactly as a date nobody knows
+(`unknown`): "an unknown date", "at an unknown time", "the date is not known", never the era's name, its key or
+any hint that something is hidden. A player's calendar carries its hidden eras (`CampaignCalendar.words()`), so
+every date written from it is written so, whatever the caller.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from dataclasses import dataclass, field
 
 from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.models import Validity
+from canon.visibility import date_hidden
 
 # A date key inside a sentence: an era id, then a year, and optionally a month and a day; labelled
 # (`3rd_age.year_300.month_3`) or, for an era the calendar knows, as written (`3rd_age.300.3`).
@@ -34,10 +41,27 @@ def _era_phrase(name: str) -> str:
 
 @dataclass(frozen=True)
 class CalendarWords:
-    """Say dates in the campaign calendar's words (era names by key; month names where defined)."""
+    """Say dates in the campaign calendar's words (era names by key; month names where defined), for one reader:
+    a date in an era `hidden` from them is no date (written as `unknown` is)."""
 
     eras: Mapping[str, str] = field(default_factory=dict)
     months: Sequence[str] = ()
+    #: The keys of the eras hidden from the reader (a player's GM-only eras); empty for the GM.
+    hidden: frozenset[str] = frozenset()
+
+    def seen(self, text: str | None) -> str | None:
+        """Return a stored date as this reader may have it: `unknown` for one in a hidden era, else as stored."""
+        if not text or not self.hidden or text == UNKNOWN:
+            return text
+        try:
+            era = parse_date(text).era
+        except DateError:
+            return text
+        return UNKNOWN if date_hidden(era, self.hidden) else text
+
+    def dated(self, text: str | None) -> bool:
+        """Tell whether a stored date reads as a date to this reader: set, not `unknown`, not in a hidden era."""
+        return bool(text) and self.seen(text) != UNKNOWN
 
     def era(self, era_id: str) -> str:
         """Return an era's name in a sentence; an era without a name reads from its id ("the 3rd age")."""
@@ -58,8 +82,9 @@ class CalendarWords:
         return self.world_date(WorldDate(era=next(iter(self.eras), None), year=year))
 
     def world_date(self, date: WorldDate) -> str:
-        """Return a date in words at its precision: an era, a year, a month or a day of it."""
-        if date.era is None and date.year is None:
+        """Return a date in words at its precision: an era, a year, a month or a day of it (one in a hidden era,
+        or of neither era nor year: "an unknown date")."""
+        if (date.era is None and date.year is None) or date_hidden(date.era, self.hidden):
             return "an unknown date"
         if date.year is None:
             return self.era(date.era or "")
@@ -74,6 +99,7 @@ class CalendarWords:
 
     def date(self, text: str | None) -> str:
         """Return a stored date (a key like `3rd_age.year_327`) in words; other text stays as written."""
+        text = self.seen(text)
         if not text:
             return ""
         if text == UNKNOWN:
@@ -85,9 +111,13 @@ class CalendarWords:
 
     def when(self, text: str | None) -> str:
         """Return a stored date after its preposition: "on 3 Frostmoot, year 363 of the Third Age" for a day,
-        "in year 330" for anything coarser (a date it cannot read: "in" and the text as written)."""
+        "in year 330" for anything coarser (a date it cannot read: "in" and the text as written; a date not known,
+        or hidden from the reader: "at an unknown time")."""
+        text = self.seen(text)
         if not text:
             return ""
+        if text == UNKNOWN:
+            return "at an unknown time"
         try:
             date = parse_date(text)
         except DateError:
@@ -97,7 +127,7 @@ class CalendarWords:
     def span(self, validity: Validity) -> str:
         """Return when something holds, in words: "since year 300 of the Third Age", "from scene 2"."""
         parts: list[str] = []
-        start, end = validity.world_from, validity.world_until
+        start, end = self.seen(validity.world_from), self.seen(validity.world_until)
         if start == UNKNOWN and not end:
             parts.append("the date is not known")  # "Osric Dray is dead (the date is not known)"
         elif start and end:
@@ -129,6 +159,8 @@ class CalendarWords:
         return _DATE_KEY_AFTER.sub(self._key_words, text)
 
     def _key_words(self, match: re.Match[str]) -> str:
+        if date_hidden(match["era"], self.hidden):
+            return "at an unknown time" if match["prep"] else "an unknown date"
         if not match["label"] and match["era"] not in self.eras:
             return match[0]
         try:

@@ -148,7 +148,15 @@ def relation_sentence(
         return f"{subject} {joined} {target}"
     sex = (subject_sex or "").strip().lower()
     parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
+    if names_many(subject) and phrase.startswith("{s} has "):  # "The Bellwardens have the Tolling Bells"
+        phrase = "{s} have " + phrase.removeprefix("{s} has ")
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
+
+
+def names_many(name: str) -> bool:
+    """Tell whether a name reads as many things: "The Bellwardens", "The Tolling Bells" (a name led by "The"
+    whose last word is a plural), never a person's surname ("Aldric Reeves") nor "The Abyss"."""
+    return name.startswith("The ") and is_or_are(name) == "are"
 
 
 def sex_of(value: object) -> str | None:

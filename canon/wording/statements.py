@@ -92,7 +92,7 @@ def state_parts(view: StatementView, words: Wording, status: str | None = None) 
     …"), or with a `status` (`status_over_life`) that status and the birth: ("Haskel Sarrane is missing", "born
     in year 631"; no birth date: "")."""
     if status:
-        start = view.statement.validity.world_from
+        start = words.seen(view.statement.validity.world_from)  # one hidden from the reader is none
         born = f"born {words.when(start)}" if start and start != UNKNOWN else ""
         return state_sentence(words.name(view.subject.name), words.name(status)), born
     return statement_sentence(view, words), words.span(shown_validity(view))
@@ -119,7 +119,7 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
     `statement_words` says it, a title with its article. `state`: the state a life is in that its record of life does not say (a living
     person's status, "missing"): "Pip Marrowby is missing (born in year 856 of …)"."""
     s = view.statement
-    start = s.validity.world_from
+    start = words.seen(s.validity.world_from)  # a date hidden from the reader reads as one nobody knows
     if state and s.kind == StatementKind.STATE:
         born = f" (born {words.when(start)})" if start and start != UNKNOWN else ""
         return f"{words.name(view.subject.name)} is {words.name(state)}{born}"

@@ -7,8 +7,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from canon.calendar import WorldDate
+from canon.calendar_block import block_yaml
 from canon.calendar_typed import parse_block
-from canon.campaign_calendar import CampaignCalendar, block_yaml, calendar_from
+from canon.campaign_calendar import CampaignCalendar, calendar_from
 from canon.date_reading import MAX_LENGTH, read_date
 from canon.errors import InvalidInput
 

@@ -7,7 +7,8 @@ import discord
 import pytest
 
 from canon.models import Viewer
-from cogs import lore_answer_embeds, lore_embeds
+from cogs import lore_answer_embeds
+from cogs.embeds import escape_with_mentions
 from cogs.lore_views import answer_view
 from memory.knowledge.models import (
     Answer,
@@ -61,7 +62,7 @@ def test_an_answer_found_by_words_only_says_so_in_the_answer_itself() -> None:
     )
     for viewer in (Viewer.PLAYER, Viewer.GM):
         embed = lore_answer_embeds.passages_embed(degraded, viewer=viewer)
-        assert f"⚠️ {lore_embeds._escape(down)}" in (embed.description or "")
+        assert f"⚠️ {escape_with_mentions(down)}" in (embed.description or "")
         assert_within_discord_limits(embed)
     assert "⚠️" not in (
         lore_answer_embeds.passages_embed(answer([result(1)]), viewer=Viewer.PLAYER).description or ""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator, Set
+from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -78,6 +79,33 @@ def assert_no_pings(emu: DiscordEmulator, pingable_roles: Set[int] = frozenset()
         )
 
 
+def tavern(emu: DiscordEmulator, settings: Settings, target: DatabaseTarget) -> World:
+    """Return the usual server, its bot not started: "The Tavern", with a GM role, Gina (the GM), the players
+    Pat and Quinn, and the channel scene-1."""
+    guild = emu.add_guild("The Tavern")
+    gm_role = emu.add_role(guild, "GM")
+    gm = emu.add_member(guild, "Gina", roles=[gm_role])
+    pat = emu.add_member(guild, "Pat")
+    quinn = emu.add_member(guild, "Quinn")
+    channel = emu.add_text_channel(guild, "scene-1")
+    return World(emu, settings, target, guild, gm_role, gm, pat, quinn, channel)
+
+
+@asynccontextmanager
+async def running(world: World) -> AsyncIterator[World]:
+    """Start the world's bot; after the test, fail if anything it posted could ping, stop every bot it started,
+    and fail if any handler logged an error."""
+    await world.start()
+    try:
+        yield world
+        await world.emu.settle()
+        assert_no_pings(world.emu)
+    finally:
+        while world.bots:
+            await world.stop()
+    world.emu.errors.assert_no_errors()
+
+
 @pytest.fixture
 async def world(
     db_target: DatabaseTarget, settings: Settings, monkeypatch: pytest.MonkeyPatch
@@ -88,19 +116,13 @@ async def world(
     recorder.install(monkeypatch)
     # The bot has what the README's invite gives it, not more (no Mention Everyone, no administrator).
     async with DiscordEmulator(bot_permissions=INVITE_PERMISSIONS) as emu:
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        channel = emu.add_text_channel(guild, "scene-1")
-        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
+        world = tavern(emu, settings, db_target)
         await world.start()
         try:
             yield world
             await emu.settle()
             assert_no_pings(emu, world.pingable_roles)
-            jargon = recorder.problems(guild, gm_role.id)
+            jargon = recorder.problems(world.guild, world.gm_role.id)
             assert not jargon, "someone could read jargon:\n" + "\n".join(jargon[:15])
         finally:
             while world.bots:

@@ -18,7 +18,7 @@ from bot.offline.emulator.models import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings
+from tests.e2e.conftest import World, running, tavern
 
 
 def everything(message: dict[str, Any] | None) -> str:
@@ -37,24 +37,11 @@ def everything(message: dict[str, Any] | None) -> str:
 async def branched(db_target: DatabaseTarget, settings: Settings) -> AsyncIterator[tuple[World, Channel]]:
     """The usual world plus a "What-if" category with a channel in it, made before the bot starts."""
     async with DiscordEmulator() as emu:
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        channel = emu.add_text_channel(guild, "scene-1")
-        category = emu.add_category(guild, "What-if")
-        elsewhere = emu.add_text_channel(guild, "dark-road", category=category)
-        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
-        await world.start()
-        try:
+        world = tavern(emu, settings, db_target)
+        category = emu.add_category(world.guild, "What-if")
+        elsewhere = emu.add_text_channel(world.guild, "dark-road", category=category)
+        async with running(world):
             yield world, elsewhere
-            await emu.settle()
-            assert_no_pings(emu)
-        finally:
-            while world.bots:
-                await world.stop()
-        emu.errors.assert_no_errors()
 
 
 async def test_a_branch_plays_in_its_own_channel_and_never_leaks_into_the_main_one(

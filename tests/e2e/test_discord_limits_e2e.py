@@ -23,7 +23,7 @@ from canon.models import Visibility
 from canon.proposals import EntityContent
 from canon.storage import utc_now
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, scene_report, sql_run_below
+from tests.e2e.conftest import World, running, scene_report, sql_run_below, tavern
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import GM, settings_for
 from tests.helpers.voice_stub import VoiceScript, items_reply
@@ -70,22 +70,8 @@ async def llm_world(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[
         )
         script.handlers["npc_talk"] = "Aye, the forge is down by the river."
         settings = settings_for(tmp_path, stub, extraction_piece_tokens=200)
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        channel = emu.add_text_channel(guild, "scene-1")
-        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
-        await world.start()
-        try:
+        async with running(tavern(emu, settings, db_target)) as world:
             yield world, script
-            await emu.settle()
-            assert_no_pings(emu)
-        finally:
-            while world.bots:
-                await world.stop()
-        emu.errors.assert_no_errors()
 
 
 def long_prose(sections: int) -> str:

@@ -21,7 +21,7 @@ from bot.offline.emulator.models import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, embed_fields, sql_run_below
+from tests.e2e.conftest import World, embed_fields, running, sql_run_below, tavern
 from tests.helpers.chroma_server import ChromaServer
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import settings_for
@@ -241,23 +241,8 @@ async def chroma_world(
         chroma={"host": server.host, "port": server.port},
     )
     try:
-        async with DiscordEmulator() as emu:
-            guild = emu.add_guild("The Tavern")
-            gm_role = emu.add_role(guild, "GM")
-            gm = emu.add_member(guild, "Gina", roles=[gm_role])
-            pat = emu.add_member(guild, "Pat")
-            quinn = emu.add_member(guild, "Quinn")
-            channel = emu.add_text_channel(guild, "scene-1")
-            world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
-            await world.start()
-            try:
-                yield world, server
-                await emu.settle()
-                assert_no_pings(emu)
-            finally:
-                while world.bots:
-                    await world.stop()
-            emu.errors.assert_no_errors()
+        async with DiscordEmulator() as emu, running(tavern(emu, settings, db_target)) as world:
+            yield world, server
     finally:
         server.stop()
 
@@ -303,22 +288,8 @@ async def llm_world(db_target: DatabaseTarget, tmp_path: Path) -> AsyncIterator[
     )
     async with LLMStub(responder=script) as stub, DiscordEmulator() as emu:
         settings = settings_for(tmp_path, stub)
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        channel = emu.add_text_channel(guild, "scene-1")
-        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
-        await world.start()
-        try:
+        async with running(tavern(emu, settings, db_target)) as world:
             yield world, script
-            await emu.settle()
-            assert_no_pings(emu)
-        finally:
-            while world.bots:
-                await world.stop()
-        emu.errors.assert_no_errors()
 
 
 async def test_extracted_prose_waits_on_a_batch_card_only_the_gm_decides(

@@ -22,7 +22,7 @@ from config.settings import Settings
 from memory.scene_tables import SceneRow, TurnRow
 from tests.conftest import DatabaseTarget
 from tests.e2e.conftest import assert_no_pings, embed_fields
-from tests.e2e.test_ops_e2e import starts_soon
+from tests.e2e.test_session_reminders_e2e import starts_soon
 
 
 async def test_two_shards_serve_their_own_guilds(db_target: DatabaseTarget, tmp_path: Path) -> None:

@@ -25,7 +25,7 @@ from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus, SpeakerKind
 from memory.voice_tables import NarrationRow, SceneDigestRow
 from tests.conftest import DatabaseTarget
-from tests.e2e.conftest import World, assert_no_pings, scene_report, sql_run_below
+from tests.e2e.conftest import World, running, scene_report, sql_run_below, tavern
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.voice_fixtures import SECRET_VALUE, seed, settings_for
 from tests.helpers.voice_stub import VoiceScript, framed, items_reply, user_text
@@ -117,22 +117,8 @@ async def voice_world(
     )
     async with LLMStub(responder=script) as stub, DiscordEmulator() as emu:
         settings = settings_for(tmp_path, stub, narrator_debounce_seconds=0.05)
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        channel = emu.add_text_channel(guild, "scene-1")
-        world = World(emu, settings, db_target, guild, gm_role, gm, pat, quinn, channel)
-        await world.start()
-        try:
+        async with running(tavern(emu, settings, db_target)) as world:
             yield world, stub, script
-            await emu.settle()
-            assert_no_pings(emu)
-        finally:
-            while world.bots:
-                await world.stop()
-        emu.errors.assert_no_errors()
 
 
 def posted_text(world: World) -> list[str]:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.offline.emulator.models import custom_ids
-from tests.e2e.conftest import World, sql_run_below
+from tests.e2e.conftest import World, sql_run_below, tavern
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).
 SQL_RUN_BELOW = sql_run_below(
@@ -179,7 +179,7 @@ async def test_replacing_a_file_of_the_same_name_asks_the_gm_first_and_a_player_
     assert "Imported 2 creatures from bestiary.yaml" in everything(first.message)
     asked = await emu.invoke(chan, gm, "lore import", file=attach(world, "bestiary.yaml", OTHER))
     text = everything(asked.message)
-    assert "Replace bestiary.yaml?" in text and "It retcons 2 entities (Aboleth, Kraken)" in text, text
+    assert "Replace bestiary.yaml?" in text and "It retcons 2 entries (Aboleth and Kraken)" in text, text
     assert "nothing was written yet" in text
     assert asked.message is not None
     (button,) = [
@@ -342,13 +342,8 @@ async def test_a_dialogue_file_becomes_a_closed_scene_with_a_review_card_and_npc
         },
     )
     async with LLMStub(responder=script) as stub, DiscordEmulator() as emu:
-        guild = emu.add_guild("The Tavern")
-        gm_role = emu.add_role(guild, "GM")
-        gm = emu.add_member(guild, "Gina", roles=[gm_role])
-        pat = emu.add_member(guild, "Pat")
-        quinn = emu.add_member(guild, "Quinn")
-        chan = emu.add_text_channel(guild, "scene-1")
-        world = World(emu, settings_for(tmp_path, stub), db_target, guild, gm_role, gm, pat, quinn, chan)
+        world = tavern(emu, settings_for(tmp_path, stub), db_target)
+        guild, gm, pat, chan = world.guild, world.gm, world.pat, world.channel
         await world.start()
         try:
             services = world.bot.services

@@ -20,7 +20,7 @@ SCENES_PER_PAGE = 20
 def scene_heading(entry: JournalEntry, reading: Reading, words: Wording) -> str:
     """Return a scene's line: its number and title linked, and its date in the campaign calendar's words."""
     scene = entry.scene
-    meta = [words.date(scene.world_date) if scene.world_date else "", scene.location or ""]
+    meta = [words.date(scene.world_date) if words.dated(scene.world_date) else "", scene.location or ""]
     if scene.status != "completed":
         meta.append("still being played")
     link = href(reading.url(f"scenes/{scene.story_order}"), f"Scene {scene.story_order}: {scene.title}")

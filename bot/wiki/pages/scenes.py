@@ -48,7 +48,7 @@ async def scene_page(deps: WikiDeps, reading: Reading, request: web.Request) -> 
     words = await wording_for(session, reader, [e for v in views for e in v.statement.evidence])
     cited = await cited_of(session, [e for v in views for e in v.statement.evidence], reading.campaign.id)
     words = dataclasses.replace(words, escape=esc, links=False)
-    meta = [words.date(scene.world_date) if scene.world_date else "", scene.location or ""]
+    meta = [words.date(scene.world_date) if words.dated(scene.world_date) else "", scene.location or ""]
     if scene.status != "completed":
         meta.append("still being played")
     body = []

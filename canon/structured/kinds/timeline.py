@@ -327,20 +327,39 @@ def _event_date(
     if event.day is not None and event.month is None:
         n.v.report((*loc, "day"), '"day" needs a "month"')
         broken = True
-    rules = n.v.rules
-    if event.month is not None and event.month > rules.months_per_year:
-        n.v.report(
-            (*loc, "month"),
-            f'"month" must be 1 to {rules.months_per_year} (the months of the calendar); got {event.month}',
-        )
-        broken = True
-    if event.day is not None and event.day > rules.days_per_month:
-        n.v.report((*loc, "day"), f'"day" must be 1 to {rules.days_per_month}; got {event.day}')
-        broken = True
+    calendar = n.v.context.get("calendar")
+    if isinstance(calendar, CampaignCalendar):  # the campaign's months, each of its own length
+        broken = broken or (event.month is not None and _outside_the_months(n, event, calendar, loc))
+    else:
+        rules = n.v.rules
+        if event.month is not None and event.month > rules.months_per_year:
+            n.v.report(
+                (*loc, "month"),
+                f'"month" must be 1 to {rules.months_per_year} (the months of the calendar); got {event.month}',
+            )
+            broken = True
+        if event.day is not None and event.day > rules.days_per_month:
+            n.v.report((*loc, "day"), f'"day" must be 1 to {rules.days_per_month}; got {event.day}')
+            broken = True
     if broken:
         return None
     date = WorldDate(era=era_id, year=event.year, month=event.month, day=event.day)
     return _checked(n, date, era_id, outer_eras, (*loc, "year"))
+
+
+def _outside_the_months(n: Normaliser, event: Event, calendar: CampaignCalendar, loc: Loc) -> bool:
+    """Report a `month` the campaign's calendar lacks, or a `day` its month lacks (each month has its length)."""
+    month = event.month or 0
+    days = calendar.days_in(month)
+    if not days:
+        n.v.report(
+            (*loc, "month"), f'"month" must be 1 to {calendar.month_count} (the months of the calendar)'
+        )
+        return True
+    if event.day is not None and event.day > days:
+        n.v.report((*loc, "day"), f'"day" is {event.day}, but {calendar.month_name(month)} has {days} days')
+        return True
+    return False
 
 
 def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: list[str], at: Loc) -> WorldDate:

@@ -122,14 +122,15 @@ def _bigger(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None
     word = re.sub(r"\s+", " ", asked["more"] or asked["less"]).replace("biggest", "bigger")
     word = word.replace("largest", "larger").replace("smallest", "smaller").replace("most ", "more ")
     word = word.replace("least ", "less ")
+    verb = "has" if word.endswith("people") else "is"  # "Hallowforge has more people"
     a_more = range_a[0] > range_b[1]
     winner, loser = (a, b) if a_more == more else (b, a)
     said = {a.entity_id: said_a[0], b.entity_id: said_b[0]}
     number = n_a if winner is a else n_b
     own = said[winner.entity_id].removeprefix(f"{possessive(winner.entity_name)} ")
-    text = f"{winner.entity_name} is {word}: its {own}; {_inside(said[loser.entity_id])}"
+    text = f"{winner.entity_name} {verb} {word}: its {own}; {_inside(said[loser.entity_id])}"
     if own == said[winner.entity_id]:  # a description's sentence, said of the place
-        text = f"{winner.entity_name} is {word}: {own}; {_inside(said[loser.entity_id])}"
+        text = f"{winner.entity_name} {verb} {word}: {own}; {_inside(said[loser.entity_id])}"
     return f"{_verdict(question, a, winner)}{text}. [{number}]", number
 
 
@@ -237,7 +238,7 @@ def older_by_age(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         now = None
     lived_a, lived_b = _lived_for(a, now), _lived_for(b, now)
     if lived_a is None or lived_b is None or not (lived_a[0] > lived_b[1] or lived_b[0] > lived_a[1]):
-        return None
+        return _undecided(a, b, lived_a, lived_b, n_a)
     younger = re.search(r"\byounger\b", question.casefold()) is not None
     a_older = lived_a[0] > lived_b[1]
     winner = a if a_older != younger else b
@@ -249,3 +250,29 @@ def older_by_age(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
     other = f"{loser.entity_name} {'was' if other.startswith('born') else 'is'} {other}"
     text = f"{winner.entity_name} is {word}, {said[winner.entity_id]}; {other}"
     return f"{_verdict(question, a, winner)}{text}. [{number}]", number
+
+
+def _undecided(
+    a: CanonFact,
+    b: CanonFact,
+    lived_a: tuple[float, float, str] | None,
+    lived_b: tuple[float, float, str] | None,
+    number: int,
+) -> tuple[str, int] | None:
+    """Return that canon cannot tell which of two is older, with what it says of each: an age and a birth with no
+    date for today to count from, or two that come out alike; None when one of them has neither."""
+    said = []
+    for person, lived in ((a, lived_a), (b, lived_b)):
+        if lived is not None:
+            told = lived[2]
+        elif person.life is not None and person.life.born_words:
+            told = f"born {person.life.born_words}"
+        else:
+            return None
+        said.append(f"{person.entity_name} {'was' if told.startswith('born') else 'is'} {told}")
+    today = (
+        ""
+        if lived_a is not None and lived_b is not None
+        else ", and canon holds no date for today to count from"
+    )
+    return f"Nothing the table knows says which is older: {said[0]}; {said[1]}{today}. [{number}]", number

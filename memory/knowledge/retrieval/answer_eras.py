@@ -3,7 +3,8 @@
 - "what is the Dawn Reckoning?", "what is DR?": the era, its years and the era that followed it (with the first
   sentence of its card's description, when canon has an era card of that name the asker may see);
 - "when did the Dawn Reckoning end?", "when did After the Crowning begin?", "how long did the Dawn Reckoning
-  last?": its bounds as the calendar gives them;
+  last?": its bounds as the calendar gives them; of the era still running, how long it has lasted up to today,
+  when the asker has one ("After the Crowning has lasted 51 years so far, since year 10.");
 - "what year is it?", "what's the date today?", "what era is it?": the calendar's today, or that canon holds none;
 - its seasons (`answer_seasons`): "which months are the wet season?", "what season is it?".
 
@@ -21,7 +22,7 @@ from collections.abc import Collection, Mapping, Sequence
 from canon.campaign_calendar import CampaignCalendar, EraDef, fold
 from canon.date_reading import present
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_seasons import asks_season, season_answer
+from memory.knowledge.retrieval.answer_seasons import IN_STORY, WHAT, asks_season, season_answer
 from memory.knowledge.retrieval.eras import Opening
 
 __all__ = ["NO_TODAY", "asked_era", "asks_calendar", "bordering", "calendar_answer"]
@@ -29,29 +30,26 @@ __all__ = ["NO_TODAY", "asked_era", "asks_calendar", "bordering", "calendar_answ
 #: The answer to a question about today where the asker's calendar has none.
 NO_TODAY = "Canon holds no date for today."
 
-_WHAT = r"(?:what|wat|wot|whats|wats|what's)"
-#: Where the table says it means the story's time, not the real one: "in game", "in the world", "right now".
-_IN_STORY = (
-    r"(?:\s+(?:right\s+now|currently|in[\s-]?game|in\s+(?:the\s+)?(?:game|world|story|campaign|setting)))?"
-)
 _TODAY = re.compile(
-    rf"^{_WHAT}\s+(?:is\s+|was\s+)?(?:the\s+)?(?:current\s+|present\s+)?"
+    rf"^{WHAT}\s+(?:is\s+|was\s+)?(?:the\s+)?(?:current\s+|present\s+)?"
     r"(?P<asked>year|date|day|era|age)\s*"
     r"(?:is\s+it|is\s+today|is\s+it\s+today|are\s+we\s+in|is\s+it\s+now|is\s+today'?s\s+date|today|now)?"
-    rf"(?:\s+(?:today|now))?{_IN_STORY}$"
-    rf"|^{_WHAT}\s+(?:is\s+)?today'?s\s+(?P<asked2>date|year|era){_IN_STORY}$"
+    rf"(?:\s+(?:today|now))?{IN_STORY}$"
+    rf"|^{WHAT}\s+(?:is\s+)?today'?s\s+(?P<asked2>date|year|era){IN_STORY}$"
     r"|^(?P<asked3>when)\s+is\s+(?:it\s+)?(?:today|now)$",
 )
 _WHAT_IS = re.compile(
     r"^what\s+does\s+(?P<era>.+?)\s+(?:mean|stand\s+for)$"
-    rf"|^(?:{_WHAT}|who)\s+(?:is|was|are|were)?\s*(?P<era2>.+?)$"
+    rf"|^(?:{WHAT}|who)\s+(?:is|was|are|were)?\s*(?P<era2>.+?)$"
     r"|^(?:tell\s+me\s+about|describe)\s+(?P<era3>.+?)$",
 )
 _WHEN = re.compile(
     r"^(?:when|what\s+year)\s+did\s+(?P<era>.+?)\s+(?P<bound>begin|start|end|finish|stop|come\s+to\s+an\s+end)$"
     r"|^when\s+(?:was|is)\s+(?P<era2>.+?)$",
 )
-_HOW_LONG = re.compile(r"^how\s+long\s+(?:did|was|is|has)\s+(?P<era>.+?)(?:\s+(?:last|lasted|go\s+on))?$")
+_HOW_LONG = re.compile(
+    r"^how\s+long\s+(?:did|was|is|has)\s+(?P<era>.+?)(?:\s+(?:last|lasted|go(?:ne)?\s+on))?$"
+)
 
 
 def _said(question: str) -> str:
@@ -153,11 +151,23 @@ def _when(
     return f"{name} ended in year {era.end}."
 
 
+def _years(count: int) -> str:
+    return "1 year" if count == 1 else f"{count} years"
+
+
 def _how_long(calendar: CampaignCalendar, era: EraDef) -> str:
+    name = _name(calendar, era, first=True)
     if era.start is not None and era.end is not None:
-        years = era.end - era.start + 1
-        count = "1 year" if years == 1 else f"{years} years"
-        return f"{_name(calendar, era, first=True)} lasted {count}, from year {era.start} to year {era.end}."
+        return f"{name} lasted {_years(era.end - era.start + 1)}, from year {era.start} to year {era.end}."
+    today = present(calendar)  # the story's date, as the asker reads it
+    if (
+        era.start is not None
+        and today is not None
+        and today.year is not None
+        and today.era in (None, era.key)
+        and today.year >= era.start
+    ):
+        return f"{name} has lasted {_years(today.year - era.start + 1)} so far, since year {era.start}."
     return _when(calendar, era, "end" if era.start is not None else "begin")
 
 

@@ -3,7 +3,8 @@ was founded by whom", "who is the founder of Hallowforge".
 
 Canon may hold the founder three ways, read in this order on the cards the question found:
 1. an attribute of the thing founded kept under a founder's name (`founder`, `founders`, `founded_by`, `started
-   by`, `established by`): "The Lantern Circle's founder is Wenlow Harrowgate.";
+   by`, `established by`; a family tree's `founding_ancestor`): "The Lantern Circle's founder is Wenlow
+   Harrowgate.";
 2. a tie the campaign's ontology gives a founder (FOUNDED, FOUNDER_OF from the founder; FOUNDED_BY from what was
    founded): "Wenlow Harrowgate founded the Lantern Circle.";
 3. an event named for the founding ("Founding of the Ember Wardens", "The Foundation of Hallowforge") with those
@@ -34,7 +35,7 @@ _ASKS = re.compile(
 )
 #: The attributes a table keeps a founder under ("founder", "founded_by": read as "founded by").
 _ATTRIBUTE = re.compile(
-    r"founders?|founded[ _]by|started[ _]by|established[ _]by|founding[ _](?:father|mother)"
+    r"founders?|founded[ _]by|started[ _]by|established[ _]by|founding[ _](?:father|mother|ancestor)"
 )
 #: Ties from the founder to what was founded, and from what was founded to its founder.
 _FROM_FOUNDER = ("FOUNDED", "FOUNDER_OF")

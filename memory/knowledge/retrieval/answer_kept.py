@@ -41,7 +41,7 @@ ASKED: tuple[Kept, ...] = (
     Kept(
         re.compile(
             r"\b(?:gods?|goddess(?:es)?|deity|deities|worship\w*|pray|prays|prayed|praying|religions?|faiths?"
-            r"|revere\w*|venerate\w*|patron)\b"
+            r"|revere\w*|venerate\w*|patron|believe|believes|beliefs?)\b"
         ),
         (("WORSHIPS", True),),
         re.compile(r"religion|faith|deity|god|gods|goddess|patron(?: god| deity)?|worships?|creed"),
@@ -51,7 +51,7 @@ ASKED: tuple[Kept, ...] = (
             r"\b(?:based|base|headquarters|hq|seat|meet|meets|gather|gathers|headquartered|stronghold|hideout"
             r"|lair)\b"
         ),
-        (("SEAT_OF", False),),
+        (("SEAT_OF", False), ("HOMELAND_OF", False), ("INHABITS", True), ("LOCATED_IN", True)),
         re.compile(r"seat|headquarters|hq|base|meeting place|stronghold|hideout|lair"),
     ),
     Kept(

@@ -16,10 +16,16 @@ import re
 from canon.campaign_calendar import CampaignCalendar, SeasonDef, fold
 from canon.date_reading import present
 
-__all__ = ["asks_season", "season_answer"]
+__all__ = ["IN_STORY", "WHAT", "asks_season", "season_answer"]
 
-_WHAT = r"(?:what|wat|wot|whats|wats|what's|which)"
-_IN_STORY = r"(?:\s+(?:now|today|right\s+now|currently|in[\s-]?game|in\s+(?:the\s+)?(?:game|world|story)))?"
+#: "what" as the table types it (the calendar's questions, its eras' here and in `answer_eras`, read it alike).
+WHAT = r"(?:what|wat|wot|whats|wats|what's)"
+#: Where the table says it means the story's time, not the real one: "now", "in game", "in the world".
+IN_STORY = (
+    r"(?:\s+(?:now|today|right\s+now|currently|in[\s-]?game"
+    r"|in\s+(?:the\s+)?(?:game|world|story|campaign|setting)))?"
+)
+_WHAT = rf"(?:{WHAT}|which)"
 _MONTHS_OF = re.compile(
     rf"^{_WHAT}\s+months?\s+(?:are|is|make\s+up|fall\s+in|belong\s+to)\s+(?:in\s+)?(?P<season>.+?)$"
     r"|^when\s+(?:is|does)\s+(?P<season2>.+?)(?:\s+(?:start|begin|come|fall))?$"
@@ -29,7 +35,7 @@ _MONTH_IN = re.compile(
     rf"^{_WHAT}\s+season\s+(?:is|does)\s+(?P<month>.+?)(?:\s+(?:in|fall\s+in|belong\s+to))?$"
     rf"|^(?:is|does)\s+(?P<month2>.+?)\s+(?:in|fall\s+in)\s+{_WHAT}\s+season$"
 )
-_NOW = re.compile(rf"^{_WHAT}\s+season\s+is\s+it{_IN_STORY}$|^{_WHAT}(?:\s+is)?\s+the\s+season{_IN_STORY}$")
+_NOW = re.compile(rf"^{_WHAT}\s+season\s+is\s+it{IN_STORY}$|^{_WHAT}(?:\s+is)?\s+the\s+season{IN_STORY}$")
 
 
 def _bare(words: str) -> str:

@@ -16,6 +16,9 @@
    that describes its subject starts with the subject's name.
 6. with `meaning` (the embedding model), a question asking a field that no sentence answers in its words is
    answered by the sentence closest in meaning that says the field (`answer_meaning.closest`).
+7. a question that sets its scene before it asks ("fighting a rust monster ..., what happens to the sword") is
+   answered by its asking clauses, of the passages the scene names, when its whole reading found nothing; a yes/no
+   clause yes or no first (`answer_scene`).
 `comparison` answers each part of a comparison or two-part question and says both, with both citations, and
 which one is more when the values are numbers or dice.
 """
@@ -40,6 +43,7 @@ from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_parts import joined, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
+from memory.knowledge.retrieval.answer_scene import by_clauses
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
     narrowed,
@@ -127,10 +131,21 @@ def reply(
     said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)
     if said is not None:
         return said  # what X is, why, the number or name asked: said, or nothing known (`answer_defined`)
-    if answer.known:
-        return named_subject(question, facts, results, answer)
-    strange = bool(results) and bool(strange_words(question, unknown, results))
-    return described(question, facts, results, unknown, strange) or answer
+    if not answer.known:
+        strange = bool(results) and bool(strange_words(question, unknown, results))
+        answer = described(question, facts, results, unknown, strange) or answer
+    # "fighting a rust monster …, what happens to the sword": the asking clauses, of the passages the scene names.
+    answer = by_clauses(
+        question,
+        facts,
+        results,
+        answer,
+        lambda q, at: _of_passage(q, facts, results, unknown, at),
+        None
+        if meaning is None
+        else lambda texts: meaning.similarities(question.text, texts, corrected_words=True),
+    )
+    return named_subject(question, facts, results, answer) if answer.known else answer
 
 
 def _reply(
@@ -398,6 +413,20 @@ def _first(
     text = " ".join(f"{s} [{found.number}]" for s in said)
     marked = [c.model_copy(update={"cited": c.number == found.number}) for c in citations]
     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
+
+
+def _of_passage(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    at: int,
+) -> ShortAnswer | None:
+    """Return the answer of the passage at `at` alone, as of a passage the question names (`_named_lower`)."""
+    said = _first(question, facts, results, unknown, at=at)
+    if said is None:
+        said = compose(question.expanded, facts, results, _one(results[at]))
+    return said if said.known else None
 
 
 def _amount(value: str) -> float | None:

@@ -167,14 +167,15 @@ def is_terminal(ontology: Ontology, state: str | None) -> bool:
     return tag is not None and tag.terminal
 
 
-def card_relations(card: EntityCard) -> list[Relation]:
-    """Return an entity card's relations as parts, for answers from the graph."""
+def card_relations(card: EntityCard, words: Wording = PLAIN) -> list[Relation]:
+    """Return an entity card's relations as parts, for answers from the graph (a date hidden from the `words`'
+    reader, in a GM-only era, as one nobody knows: no age or order is counted from it)."""
     return [
         Relation(
             subject=view.subject.name,
             predicate=view.statement.predicate,
             object=view.object.name,
-            since=view.statement.validity.world_from,
+            since=words.seen(view.statement.validity.world_from),
         )
         for view in card.relations
         if view.object is not None
@@ -458,7 +459,7 @@ class EntityFinder:
                     description=entity.description,
                     facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
                     score=round(min(m.score, 100.0) / 100, 4),
-                    relations=card_relations(card),
+                    relations=card_relations(card, words),
                     state=card_state(card, reader.ontology),
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     life=card_life(card, words, now),

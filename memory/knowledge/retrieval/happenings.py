@@ -322,6 +322,9 @@ _DEED_NOUNS = {
     **dict.fromkeys(("loss", "lost", "lose"), "lose"),
     **dict.fromkeys(("defence", "defense", "defended", "defend"), "defend"),
 }
+#: A founding asked in other words ("who started the Wardens"): read so of an event named for a founding only
+#: ("who started the riot" asks the riot's doer).
+_FOUNDED = dict.fromkeys(("started", "start", "established", "establish", "formed"), "found")
 _ENDINGS = ("ation", "ition", "iture", "ment", "ings", "ing", "ion", "ied", "ed", "al", "es", "s", "d", "e")
 #: Words of an event's name that say nothing of it ("The Burning *of the* Harbour Lights").
 _LINKS = frozenset(
@@ -360,7 +363,9 @@ def _deed_named(name: str, asked: Sequence[str]) -> int:
     if len(words) < 2:
         return 0
     head, rest = words[0], words[1:]
-    verbs = [w for w in asked if deed_of(w) == deed_of(head) and w != head]
+    verbs = [
+        w for w in asked if (deed_of(w) == deed_of(head) or _FOUNDED.get(w) == deed_of(head)) and w != head
+    ]
     if not verbs:
         return 0
     said = set(asked)

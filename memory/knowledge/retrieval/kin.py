@@ -230,7 +230,7 @@ async def _marriages(
         return married, weddings
     for view in me.relations:
         other = view.object if view.subject.id == entity_id else view.subject
-        start = view.statement.validity.world_from
+        start = words.seen(view.statement.validity.world_from)  # hidden from the reader: as if unknown
         tie = view.statement.predicate.upper() == "SPOUSE_OF" and other is not None and other.id in spouses
         if tie and start and start != UNKNOWN and other is not None:
             married[cards.names[other.id]] = words.when(start)
@@ -253,7 +253,7 @@ async def _marriages(
             and v.subject.type in _PERSON_TYPES
         }
         wed = [i for i in present if i in spouses] or (list(present) if len(present) == 1 else [])
-        start = view.statement.validity.world_from
+        start = words.seen(view.statement.validity.world_from)
         for partner in wed:
             name = cards.names.setdefault(partner, present[partner])
             weddings.setdefault(name, in_prose(words.name(event.name), "Event"))

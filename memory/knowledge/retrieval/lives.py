@@ -260,8 +260,9 @@ def card_life(card: EntityCard, words: Wording = PLAIN, now: str | None = None) 
     died = next(
         (v.statement.validity for v in card.states if str(v.statement.value).casefold() == "dead"), None
     )
-    born_at = _dated(born.world_from) if born else None
-    died_at = _dated(died.world_from) if died else None
+    # A date hidden from the reader (in a GM-only era) is no date here, as one written `unknown` is.
+    born_at = _dated(words.seen(born.world_from)) if born else None
+    died_at = _dated(words.seen(died.world_from)) if died else None
     if born_at is None and died_at is None:
         return None
     return Life(
@@ -284,10 +285,10 @@ def birth_line(card: EntityCard, words: Wording = PLAIN) -> str | None:
     born = next((v for v in card.states if str(v.statement.value).casefold() == "alive"), None)
     if state is None or born is None or born.statement.validity.world_from is None:
         return None
-    if str(state.statement.value).casefold() != "dead" and born.statement.validity.world_from != UNKNOWN:
+    start = words.seen(born.statement.validity.world_from)  # one hidden from the reader is one nobody knows
+    if str(state.statement.value).casefold() != "dead" and start != UNKNOWN:
         return None  # a living one's state line says the birth
     name = words.name(card.entity.name)
-    start = born.statement.validity.world_from
     if start == UNKNOWN:
         return f"{name}'s date of birth is not known"
     return f"{name} was born {words.when(start)}"

@@ -87,6 +87,11 @@ def test_a_scene_in_a_seen_era_dates_the_story_for_a_player(
             "The era is After the Crowning (AC): today is 3 Emberly, year 20 of After the Crowning."
         ),
     }
+    # The era still running has lasted up to the story's date.
+    asked = ["how long did after the crowning last", "how long has AC lasted"]
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False) == dict.fromkeys(
+        asked, "After the Crowning has lasted 11 years so far, since year 10."
+    )
 
 
 def test_a_later_scene_in_a_gm_only_era_hides_a_seen_today(
@@ -97,5 +102,13 @@ def test_a_later_scene_in_a_gm_only_era_hides_a_seen_today(
         cli, tmp_path, HIDDEN_TODAY.replace("year 60 of the Sunken Reign", "year 20 of After the Crowning")
     )
     asyncio.run(_scene_on(cli_env, "sunken_reign.60.1.3", 7))
-    player = ask_world(cli, tmp_path, CAMPAIGN, ASKED[:2], citations=False)
-    assert player == {"how old is Edric": NO_AGE, "what year is it": NO_TODAY}
+    asked = [*ASKED[:2], "how long has after the crowning lasted"]
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert player == {
+        "how old is Edric": NO_AGE,
+        "what year is it": NO_TODAY,
+        # Counted to no today: the calendar's bounds alone, as in a campaign without one.
+        "how long has after the crowning lasted": (
+            "The calendar gives After the Crowning no end: it runs from year 10 on."
+        ),
+    }

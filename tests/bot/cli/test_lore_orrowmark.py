@@ -31,6 +31,7 @@ TABLE = (
     ("The Quiet Knives", "language", "Knife-cant", True),
     ("Kessarine", "population", "900", True),
     ("Sella Vey", "age", "33", True),
+    ("Marda Quill", "age", "60", False),
     ("The Ember Wardens", "strength", "about 300 wardens", False),
     ("The Gravel Guild", "strength", "forty haulers", False),
     ("Kessarion", "area", "3 square leagues", False),
@@ -38,23 +39,38 @@ TABLE = (
 )
 
 
-@pytest.fixture
-def cli(cli_env: DatabaseTarget) -> CliRunner:
-    """A runner on the test's database with Orrowmark's calendar, its files and the GM's facts."""
+def _import(calendar: str) -> CliRunner:
+    """Return a runner on the test's database with Orrowmark's calendar, its files and the GM's facts."""
     runner = import_world(
         CAMPAIGN,
         ORROWMARK,
-        ("annals", "lore", "companies", "halls", "folk"),
-        "calendar.yaml",
+        ("annals", "lore", "companies", "halls", "folk", "ashfells"),
+        calendar,
         calendar_first=True,
     )
     for subject, attribute, value, hidden in TABLE:
-        flags = ["--new-detail", *(["--gm-only"] if hidden else [])]
+        known = attribute in ("age", "founder", "religion", "headquarters", "language", "population")
+        flags = [*([] if known else ["--new-detail"]), *(["--gm-only"] if hidden else [])]
         added = runner.invoke(
             app, ["canon", "add", "fact", subject, attribute, value, "-c", CAMPAIGN, *flags]
         )
         assert added.exit_code == 0, added.output
     return runner
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget) -> CliRunner:
+    """A runner on the test's database with Orrowmark's calendar (today set), its files and the GM's facts."""
+    return _import("calendar.yaml")
+
+
+def test_an_age_against_a_birth_with_no_today_says_both(cli_env: DatabaseTarget, tmp_path: Path) -> None:
+    runner = _import("calendar_undated.yaml")
+    said = ask(runner, tmp_path, ["who is older, old grimmick or dagna stoutmantle"])
+    assert said["who is older, old grimmick or dagna stoutmantle"] == (
+        "Nothing the table knows says which is older: Old Grimmick is 140 years old; Dagna Stoutmantle was born in "
+        "year 371 of the Hollow Crown, and canon holds no date for today to count from."
+    )
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
@@ -90,6 +106,8 @@ READS = {
     "where is the ember wardens headquarters": SEAT,
     "where is the lantern circle based": "The Lantern Circle's headquarters are the Star Library of Belgarun Deep.",
     "what language do the stonekin speak": "The Stonekin speaks Old Delvish.",
+    "where are the stonekin based": "Belgarun Deep is the homeland of the Stonekin.",
+    "what do the stonekin believe in": MORRUK,
     "what tongue do the stonekin speak": "The Stonekin speaks Old Delvish.",
     # Two values compared: both said, and which wins.
     "who is older, thane borik or dagna": (
@@ -100,6 +118,16 @@ READS = {
     "is dagna older than old grimmick": f"No: {GRIMMICK}",
     "who is younger, grimmick or wenlow": (
         "Wenlow Harrowgate is younger, born in year 300 of the Hollow Crown; Old Grimmick is 140 years old."
+    ),
+    "who is older, old grimmick or marda quill": (
+        "Old Grimmick is older, 140 years old; Marda Quill is 60 years old."
+    ),
+    "who is older, marda quill or thane borik": (
+        "Nothing the table knows says which is older: Marda Quill is 60 years old; Thane Borik Ashfell was "
+        "born in year 360 of the Hollow Crown."
+    ),
+    "which has more people, cinderholt or hallowforge": (
+        "Hallowforge has more people: its population is 2400; Cinderholt's population is a few hundred souls."
     ),
     "is belgarun deep bigger than hallowforge": (
         "Yes: Belgarun Deep is bigger: its population is about 12,000 dwarves; Hallowforge's population is 2400."
@@ -134,7 +162,9 @@ READS = {
     "who started the lantern circle": FOUNDER_CIRCLE,
     "the lantern circle was founded by whom": FOUNDER_CIRCLE,
     "who is the founder of the lantern circle": FOUNDER_CIRCLE,
+    "who founded house ashfell": "House Ashfell's founding ancestor is Orm Ashfell.",
     "who founded the ember wardens": FOUNDED_WARDENS,
+    "who started the ember wardens": FOUNDED_WARDENS,
     # Asked from the value's end, or when: the older forms still answer.
     "when was the ember wardens founded": (
         "The Founding of the Ember Wardens took place at Hallowforge in year 310 of the Hollow Crown."
@@ -186,6 +216,18 @@ HIDDEN = {
         {"quiet knives": "gravel guild"},
         "The Quiet Knives' founder is Sella Vey.",
     ),
+    # Who took part in a founding, kept for the GM; a GM-only event.
+    "who founded cinderholt": (
+        "who founded kessarion",
+        {"cinderholt": "kessarion"},
+        "Old Grimmick founded Cinderholt, at the Founding of Cinderholt in year 300 of the Hollow Crown.",
+    ),
+    "which came first, the drowning of debts or the fall of cinderholt": (
+        "which came first, the quarn flood or the fall of cinderholt",
+        {"drowning of debts": "quarn flood"},
+        "The Fall of Cinderholt came first, in Emberwane of year 398 of the Hollow Crown; the Drowning of Debts took "
+        "place in year 405 of the Hollow Crown.",
+    ),
     # A population and an age only the GM may read: the comparison reads as one canon cannot make.
     "is kessarine bigger than hallowforge": (
         "is the sunken vault bigger than hallowforge",
@@ -217,6 +259,8 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
         "Sella Vey is",
         "900",
         "33",
+        "Grimmick founded",
+        "405",
     )
     assert not any(s in a for a in player.values() for s in secrets), player
     gm = ask(cli, tmp_path, list(HIDDEN), gm=True)

@@ -49,7 +49,7 @@ def test_an_item_reads_with_its_maker_holder_place_and_state(cli: CliRunner) -> 
         "State: The Tolling Bells is intact",
         "The Tolling Bells is in Harl",
         "Ansel Reed made the Tolling Bells",
-        "The Bellwardens has the Tolling Bells (since year 40 of the Age of Tolling)",
+        "The Bellwardens have the Tolling Bells (since year 40 of the Age of Tolling)",
         "The Tolling Bells was made on 3 Bloom, year 12 of the Age of Tolling",
         "The Tolling Bells' made of: bronze, silver",
         "The Tolling Bells' type: seven bronze bells",
@@ -81,7 +81,7 @@ def test_an_items_hidden_holder_and_place_never_reach_a_player(cli: CliRunner, t
     assert player["what is the bone flute"].startswith(
         "The Bone Flute is the Piper's flute, carved from a giant's"
     )
-    assert player["who holds the tolling bells"] == "The Bellwardens has the Tolling Bells."
+    assert player["who holds the tolling bells"] == "The Bellwardens have the Tolling Bells."
     assert not any("Hollow Hill" in said or "still has" in said for said in player.values()), player
     told = ask(cli, tmp_path, asked, gm=True)
     assert told["who owns the bone flute"] == "The Piper has the Bone Flute."

@@ -116,7 +116,10 @@ def test_a_file_of_the_same_name_elsewhere_is_another_file_and_replacing_one_ask
     text = cli.invoke(app, ["ingest", "a/bestiary.yaml", "--campaign", CAMPAIGN])
     assert text.exit_code == 1
     assert "a/bestiary.yaml would replace the file of that name imported before" in text.stdout
-    assert "It retcons 1 entity (Aboleth)" in text.stdout and "--replace" in text.stdout
+    assert (
+        "It retcons 1 entry (Aboleth): no file says it any more." in text.stdout
+        and "--replace" in text.stdout
+    )
     card = cli.invoke(app, ["canon", "entity", "Aboleth", "--campaign", CAMPAIGN, "--json"])
     assert card.exit_code == 0, card.output
     result = cli.invoke(app, ["ingest", "a/bestiary.yaml", "--campaign", CAMPAIGN, "--replace", "--json"])

@@ -228,7 +228,9 @@ async def test_a_changed_roster_that_only_adds_is_written_at_once_and_one_that_r
     assert orin is not None
     asked = await importer.import_files(campaign, [("roster.yaml", dead.encode())], GM, replace=False)
     assert asked.status == "confirm" and asked.changeset_id is None
-    assert "retcons 1 fact" in asked.retcon_text() and await changesets() == before + 1  # nothing written
+    assert (
+        "1 fact changed: Mira's status" in asked.retcon_text() and await changesets() == before + 1
+    )  # nothing written
     _, statements = await entity(db, campaign, "mira")
     assert [s.value for s in statements if s.predicate == "status"] == ["alive"]
     done = await importer.import_files(campaign, [("roster.yaml", dead.encode())], GM, replace=True)

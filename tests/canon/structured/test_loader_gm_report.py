@@ -199,5 +199,12 @@ def test_a_date_is_checked_against_the_campaign_s_own_months_whatever_form_it_is
     assert said("300.2.21")[0].startswith('"born" names day 21 of Frost')
     assert "Frost has 20 days" in said("21 Frost, 300")[0]
     assert "month 15 is not a month of the calendar (1 to 14)" in said("300.15.1")[0]
+    # An event's `year`, `month` and `day` too.
+    event = "kind: timeline\nevents:\n  - name: Thaw Fair\n    year: 300\n    month: {}\n    day: {}\n"
+    fair = [
+        (p.line, p.message) for p in load_lore_file(event.format(2, 21), "w.yaml", calendar=calendar).problems
+    ]
+    assert fair == [(6, '"day" is 21, but Frost has 20 days')]
+    assert not load_lore_file(event.format(14, 30), "w.yaml", calendar=calendar).problems
     # Without a calendar, the default: 12 months of at most 31 days.
     assert not load_lore_file("characters:\n  - name: Ada\n    born: 300.2.31\n", "world.yaml").problems

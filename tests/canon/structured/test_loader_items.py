@@ -51,3 +51,9 @@ def test_a_bad_item_is_refused_at_its_lines() -> None:
     assert [(p.line, p.message) for p in alone.problems] == [
         (3, '"held_since" says since when someone holds it: add "held_by"')
     ]
+
+
+def test_an_items_file_may_say_its_kind_as_artifacts() -> None:
+    result = load_lore_file("kind: artifacts\nartifacts:\n  - name: The Bone Flute\n", "items.yaml")
+    assert result.ok and result.kind == "items", result.problems
+    assert [e.name for e in result.entries] == ["The Bone Flute"]

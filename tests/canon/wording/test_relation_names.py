@@ -13,6 +13,7 @@ from canon.wording.relation_names import (
     relation_phrase,
     unknown_relation,
 )
+from canon.wording.relations import relation_sentence
 
 KNOWN = list(base_ontology().relation_types)
 
@@ -87,3 +88,14 @@ def test_the_words_typed_rank_first_then_the_relations_that_fit() -> None:
     ]
     # What fits never outranks what was typed: a phrase starting with the words comes before a fitting later word.
     assert matching_relations("in", KNOWN, lambda key: key == "LIVES_IN")[:2] == ["LOCATED_IN", "INHABITS"]
+
+
+def test_a_name_of_many_has_its_plural_verb_and_a_surname_does_not() -> None:
+    assert relation_sentence("POSSESSES", "The Bellwardens", "The Tolling Bells") == (
+        "The Bellwardens have the Tolling Bells"
+    )
+    assert (
+        relation_sentence("POSSESSES", "Aldric Reeves", "The Bone Flute")
+        == "Aldric Reeves has the Bone Flute"
+    )
+    assert relation_sentence("POSSESSES", "The Abyss", "The Bone Flute") == "The Abyss has the Bone Flute"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from canon.campaign_calendar import CampaignCalendar, EraDef, MonthDef
+from canon.campaign_calendar import CampaignCalendar, EraDef, MonthDef, SeasonDef
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_eras import NO_TODAY, asked_era, bordering, calendar_answer
 
@@ -104,3 +104,43 @@ def test_an_abbreviation_the_glossary_takes_is_not_the_era_s() -> None:
 )
 def test_a_question_of_no_era_is_left_to_the_other_answers(asked: str) -> None:
     assert calendar_answer(asked, CALENDAR) is None
+
+
+def test_how_long_the_open_era_has_lasted_counts_to_today() -> None:
+    asked = [
+        "how long did reign of lamps last",
+        "how long has RL lasted",
+        "how long has reign of lamps gone on",
+    ]
+    for question in asked:
+        assert (
+            calendar_answer(question, CALENDAR)
+            == "Reign of Lamps has lasted 20 years so far, since year 301."
+        )
+    first_year = CALENDAR.model_copy(update={"today": "4 Thaw, year 301 of Reign of Lamps"})
+    assert calendar_answer(asked[0], first_year) == "Reign of Lamps has lasted 1 year so far, since year 301."
+    # Without a today (or a GM-only one, which a player's calendar leaves out), the calendar's bounds alone.
+    without = CALENDAR.model_copy(update={"today": None})
+    assert (
+        calendar_answer(asked[0], without)
+        == "The calendar gives Reign of Lamps no end: it runs from year 301 on."
+    )
+    # A closed era still reads its whole span, whatever today is.
+    assert (
+        calendar_answer("how long did LD last", CALENDAR)
+        == "The Long Dusk lasted 300 years, from year 1 to year 300."
+    )
+
+
+@pytest.mark.parametrize(
+    "asked",
+    ["what year is it now", "what year is it in the campaign", "what's the date today in the setting"],
+)
+def test_today_read_with_the_table_s_words_for_the_story_s_time(asked: str) -> None:
+    assert calendar_answer(asked, CALENDAR) == "Today is 4 Thaw, year 320 of Reign of Lamps."
+
+
+@pytest.mark.parametrize("asked", ["what season is it in the campaign", "which season is it in the setting"])
+def test_the_season_read_with_the_same_words(asked: str) -> None:
+    calendar = CALENDAR.model_copy(update={"seasons": (SeasonDef(name="the thaw", months=(2,)),)})
+    assert calendar_answer(asked, calendar) == "It is the thaw: today is 4 Thaw, year 320 of Reign of Lamps."
