@@ -89,3 +89,12 @@ def test_a_sentence_saying_not_answers_no_whatever_amount_the_table_names() -> N
     # Without a "not", an amount no sentence holds still leaves the sentence to speak for itself.
     asked = analyse("can barrier charges soak 10 harm")
     assert not reply(asked, [], [SHIELDS]).text.startswith(("Yes", "No"))
+
+
+def test_a_name_before_two_unmarked_asking_clauses_is_read_as_a_scene() -> None:
+    assert asking_clauses("field medkit how much does it weigh and how many patches does it hold") == [
+        "how much does it weigh",
+        "how many patches does it hold",
+    ]
+    # One clause after a name is the question itself.
+    assert asking_clauses("field medkit how much does it weigh") == []
