@@ -27,7 +27,7 @@ from canon.errors import InvalidInput
 from canon.wording.dates import PLAIN_CALENDAR
 from cogs import campaign_embeds, canon_cards
 from cogs.canon_options import date_choices, viewer_of
-from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, require_gm
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_of, require_gm
 from cogs.embeds import clip
 from cogs.places import campaign_here, place_of
 from cogs.review_common import guarded
@@ -36,12 +36,6 @@ from cogs.services import services_of
 NONE = discord.AllowedMentions.none()
 Name = app_commands.Range[str, 1, 100]
 Scope = Literal["channel", "category"]
-
-
-def _guild(interaction: discord.Interaction) -> discord.Guild:
-    if interaction.guild is None:
-        raise InvalidInput(guild_only_message())
-    return interaction.guild
 
 
 async def campaign_names(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -56,7 +50,7 @@ async def campaign_names(interaction: discord.Interaction, current: str) -> list
 
 async def _named(interaction: discord.Interaction, name: str | None) -> Campaign:
     """Return the server's campaign called `name`, or the channel's campaign (even an abandoned one)."""
-    guild = _guild(interaction)
+    guild = guild_of(interaction)
     if name is None:
         return await campaign_here(interaction, allow_abandoned=True)
     return await services_of(interaction).campaigns.of_guild_by_name(guild.id, name)
@@ -71,7 +65,7 @@ def _place(interaction: discord.Interaction, scope: str) -> tuple[int, list[int]
         return here, [here]
     if category_id is None:
         raise InvalidInput("This channel is not in a category; bind the channel itself.")
-    guild = _guild(interaction)
+    guild = guild_of(interaction)
     category = guild.get_channel(category_id)
     inside = [c.id for c in getattr(category, "channels", [])] or ([parent_id or here])
     return category_id, inside
@@ -107,7 +101,7 @@ class RebaseButton(
         async def work() -> None:
             services = services_of(interaction)
             require_gm(interaction, services.settings.gm_role)
-            guild = _guild(interaction)
+            guild = guild_of(interaction)
             branch = await services.campaigns.of_guild(self.branch_id, guild.id, guild.name)
             actor = actor_of(interaction, services.settings.gm_role)
             plan = await services.branches.rebase(branch, actor, expect=self.token)
@@ -144,7 +138,7 @@ class DeleteButton(
         async def work() -> None:
             services = services_of(interaction)
             require_gm(interaction, services.settings.gm_role)
-            guild = _guild(interaction)
+            guild = guild_of(interaction)
             branch = await services.campaigns.of_guild(self.branch_id, guild.id, guild.name)
             await interaction.response.defer()
             report = await services.branches.delete(branch)
@@ -212,7 +206,7 @@ class CampaignCommands(commands.Cog):
     @gm_only()
     async def use(self, interaction: discord.Interaction, branch: Name, scope: Scope = "channel") -> None:
         """Bind the channel or its category."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         target = await self.services.campaigns.of_guild_by_name(guild.id, branch)
         place, channels = _place(interaction, scope)
         actor = actor_of(interaction, self.services.settings.gm_role)
@@ -232,7 +226,7 @@ class CampaignCommands(commands.Cog):
     @gm_only()
     async def unbind(self, interaction: discord.Interaction, scope: Scope = "channel") -> None:
         """Remove a binding: the channel plays in what it inherits (its category's, else the server's campaign)."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         place, channels = _place(interaction, scope)
         removed = await self.services.branches.unbind(guild.id, place, channels=channels)
         now = await campaign_here(interaction, allow_abandoned=True)
@@ -246,7 +240,7 @@ class CampaignCommands(commands.Cog):
     @campaign.command(name="list", description="Show this server's campaigns and branches as a tree")
     async def list_(self, interaction: discord.Interaction) -> None:
         """Show the tree with fork points and bound channels."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         here = await campaign_here(interaction, allow_abandoned=True)
         nodes = await self.services.branches.tree(guild_id=guild.id)
         await interaction.response.send_message(

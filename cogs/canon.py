@@ -21,7 +21,7 @@ from bot.services.canon_service import CanonService
 from bot.services.review import ReviewService
 from canon.campaigns import Campaign
 from canon.conflicts import Show
-from canon.errors import InvalidInput, NotAllowed
+from canon.errors import NotAllowed
 from canon.models import Viewer
 from cogs import (
     canon_add,
@@ -43,17 +43,11 @@ from cogs import (
 )
 from cogs.canon_options import DATE_HELP, Date, Name, Text, date_choices, entity_names, played_characters
 from cogs.canon_propose import ProposeCommands
-from cogs.checks import IN_SERVERS, NotGM, actor_of, gm_only, guild_only_message, not_gm_message
+from cogs.checks import IN_SERVERS, NotGM, actor_of, gm_only, guild_of, not_gm_message
 from cogs.places import campaign_here
 from memory.knowledge.disagreement_admin import SourceDisagreements
 
 NONE = discord.AllowedMentions.none()
-
-
-def _guild(interaction: discord.Interaction) -> discord.Guild:
-    if interaction.guild is None:
-        raise InvalidInput(guild_only_message())
-    return interaction.guild
 
 
 class CanonCommands(commands.Cog):
@@ -214,7 +208,7 @@ class CanonCommands(commands.Cog):
     async def review(self, interaction: discord.Interaction, private: bool = False) -> None:
         """Re-post the review card of the scene (or import) waiting for its commit in this channel; a player
         reads it privately, with what was kept to those present when they took part in the scene."""
-        _guild(interaction)
+        guild_of(interaction)
         gm_role = self.bot.services.settings.gm_role
         actor = actor_of(interaction, gm_role)
         if not actor.is_gm:  # a scene's review only, as they may read it; anything else is the GM's, unsaid
@@ -236,7 +230,7 @@ class CanonCommands(commands.Cog):
     @gm_only()
     async def checkpoint(self, interaction: discord.Interaction, private: bool = False) -> None:
         """Post the review card of the running scene's proposals so far; its Commit keeps the scene going."""
-        _guild(interaction)
+        guild_of(interaction)
         await replies.think(interaction)
         review = await self.canon.checkpoint(interaction.channel_id or 0)
         await canon_cards.post_review(interaction, review, private=private)

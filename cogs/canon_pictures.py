@@ -27,6 +27,7 @@ from cogs.canon_options import entity_names
 from cogs.checks import guild_only_message
 from cogs.embeds import COLOUR, clip
 from cogs.services import services_of
+from cogs.subcommands import add_to_group, remove_from_group
 
 NONE = discord.AllowedMentions.none()
 
@@ -121,15 +122,9 @@ async def tree(
 
 async def setup(bot: Lorekeeper) -> None:
     """Add `/canon tree` to the `/canon` group (cogs.canon must be loaded first)."""
-    group = bot.tree.get_command("canon")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.canon_pictures needs cogs.canon loaded first (it adds to /canon)")
-    if group.get_command("tree") is None:
-        group.add_command(tree)
+    add_to_group(bot, "canon", [tree], extension="cogs.canon_pictures", owner="cogs.canon")
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Take `/canon tree` away again."""
-    group = bot.tree.get_command("canon")
-    if isinstance(group, app_commands.Group):
-        group.remove_command("tree")
+    remove_from_group(bot, "canon", [tree])

@@ -8,7 +8,7 @@ from typing import TypeVar
 import discord
 from discord import app_commands
 
-from canon.errors import NotAllowed
+from canon.errors import InvalidInput, NotAllowed
 from cogs.services import services_of
 from memory.scenes import Actor
 
@@ -67,3 +67,10 @@ def gm_only() -> Callable[[T], T]:
 def guild_only_message() -> str:
     """Return the message for commands used outside a server."""
     return "Lorekeeper's commands work in a server's channels, not in direct messages."
+
+
+def guild_of(interaction: discord.Interaction) -> discord.Guild:
+    """Return the server a command was used in, or raise `InvalidInput` saying the commands work in servers."""
+    if interaction.guild is None:
+        raise InvalidInput(guild_only_message())
+    return interaction.guild

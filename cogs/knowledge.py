@@ -8,6 +8,8 @@ what their own active character knows.
 
 from __future__ import annotations
 
+from typing import Any
+
 import discord
 from discord import app_commands
 
@@ -30,9 +32,9 @@ from cogs.checks import actor_of, gm_only
 from cogs.embeds import COLOUR, clip
 from cogs.places import campaign_here
 from cogs.services import services_of
+from cogs.subcommands import add_to_group, remove_from_group
 
 NONE = discord.AllowedMentions.none()
-COMMANDS = ("reveal", "unreveal", "known")
 
 
 def known_lines(items: list[KnownItem], *, gm: bool) -> list[str]:
@@ -157,22 +159,14 @@ async def known(interaction: discord.Interaction, character: Name | None = None)
     )
 
 
+COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (reveal, unreveal, known)
+
+
 async def setup(bot: Lorekeeper) -> None:
     """Add the knowledge commands to the `/canon` group (cogs.canon must be loaded first)."""
-    group = bot.tree.get_command("canon")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.knowledge needs cogs.canon loaded first (it adds to /canon)")
-    if group.get_command("reveal") is None:
-        group.add_command(reveal)
-    if group.get_command("unreveal") is None:
-        group.add_command(unreveal)
-    if group.get_command("known") is None:
-        group.add_command(known)
+    add_to_group(bot, "canon", COMMANDS, extension="cogs.knowledge", owner="cogs.canon")
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Take the knowledge commands away again."""
-    group = bot.tree.get_command("canon")
-    if isinstance(group, app_commands.Group):
-        for name in COMMANDS:
-            group.remove_command(name)
+    remove_from_group(bot, "canon", COMMANDS)

@@ -25,6 +25,7 @@ from cogs.checks import gm_only, is_gm
 from cogs.embeds import COLOUR, clip, escape
 from cogs.places import campaign_here
 from cogs.services import services_of
+from cogs.subcommands import add_to_group, remove_from_group
 from memory.knowledge.library import LibrarySource
 from memory.knowledge.models import ImportOutcome, KnowledgeClass
 
@@ -188,15 +189,9 @@ async def import_file(
 
 async def setup(bot: Lorekeeper) -> None:
     """Add `/lore library` to the `/lore` group (cogs.lore must be loaded first)."""
-    group = bot.tree.get_command("lore")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.lore_library needs cogs.lore loaded first (it adds to /lore)")
-    if group.get_command("library") is None:
-        group.add_command(library)
+    add_to_group(bot, "lore", [library], extension="cogs.lore_library", owner="cogs.lore")
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Take `/lore library` away again."""
-    group = bot.tree.get_command("lore")
-    if isinstance(group, app_commands.Group):
-        group.remove_command("library")
+    remove_from_group(bot, "lore", [library])

@@ -19,6 +19,7 @@ from cogs.canon_options import entity_names
 from cogs.checks import gm_only
 from cogs.places import campaign_here
 from cogs.services import services_of
+from cogs.subcommands import add_to_group, remove_from_group
 
 
 def _desk(interaction: discord.Interaction) -> NpcMemoryDesk:
@@ -107,17 +108,9 @@ COMMANDS: tuple[app_commands.Command[Any, Any, None], ...] = (memory_edit, memor
 
 async def setup(bot: Lorekeeper) -> None:
     """Add the memory tools to the `/npc` group (cogs.voice must be loaded first)."""
-    group = bot.tree.get_command("npc")
-    if not isinstance(group, app_commands.Group):
-        raise RuntimeError("cogs.npc_memory_tools needs cogs.voice loaded first (it adds to /npc)")
-    for command in COMMANDS:
-        if group.get_command(command.name) is None:
-            group.add_command(command)
+    add_to_group(bot, "npc", COMMANDS, extension="cogs.npc_memory_tools", owner="cogs.voice")
 
 
 async def teardown(bot: Lorekeeper) -> None:
     """Take the memory tools away again."""
-    group = bot.tree.get_command("npc")
-    if isinstance(group, app_commands.Group):
-        for command in COMMANDS:
-            group.remove_command(command.name)
+    remove_from_group(bot, "npc", COMMANDS)

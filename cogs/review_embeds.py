@@ -169,7 +169,12 @@ def proposal_field(proposal: Proposal, review: Review, *, reveal: bool, number: 
 
 def as_seen(review: Review, *, reveal: bool) -> Review:
     """Return the review as a card shows it: unless the card `reveal`s them, without its GM-only proposals,
-    and without the warnings that rest on GM-only canon (the proposals themselves stay)."""
+    and without the warnings that rest on GM-only canon (the proposals themselves stay). The GM's card (`reveal`)
+    says dates in the GM's calendar, a GM-only era's too; the others in the players' (such a date is none)."""
+    if reveal and review.gm_calendar is not None:
+        return dataclasses.replace(
+            review, words=dataclasses.replace(review.words, calendar=review.gm_calendar)
+        )
     if reveal or not (review.secret or review.secret_warnings):
         return review
     shown = [

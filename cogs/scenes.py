@@ -19,7 +19,7 @@ from canon.story_clock import date_and_key, scene_time
 from canon.wording import PLAIN
 from cogs import canon_cards, canon_options, embeds, progress, voice_embeds
 from cogs.canon_options import CALENDAR_DATE_HELP, date_choices
-from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_of
 from cogs.places import campaign_here
 from cogs.recaps import post_recap
 from memory.scene_service import SceneService
@@ -27,12 +27,6 @@ from memory.scene_service import SceneService
 log = logging.getLogger(__name__)
 
 NONE = discord.AllowedMentions.none()
-
-
-def _guild(interaction: discord.Interaction) -> discord.Guild:
-    if interaction.guild is None:
-        raise InvalidInput(guild_only_message())
-    return interaction.guild
 
 
 class SceneCommands(commands.Cog):
@@ -65,7 +59,7 @@ class SceneCommands(commands.Cog):
         date: app_commands.Range[str, 1, 120] | None = None,
     ) -> None:
         """Start logging this channel's messages as the turns of a new scene."""
-        guild = _guild(interaction)
+        guild = guild_of(interaction)
         campaign = await campaign_here(interaction)
         calendars = self.bot.services.calendars
         calendar = await calendars.calendar(campaign, Viewer.GM) if date else None  # the GM types any era's
@@ -99,7 +93,7 @@ class SceneCommands(commands.Cog):
     @gm_only()
     async def time(self, interaction: discord.Interaction, when: app_commands.Range[str, 1, 120]) -> None:
         """Move the running scene's date: facts proposed from now on are dated by it."""
-        _guild(interaction)
+        guild_of(interaction)
         campaign = await campaign_here(interaction)
         calendar = await self.bot.services.calendars.calendar(campaign, Viewer.GM)
         scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
@@ -110,7 +104,7 @@ class SceneCommands(commands.Cog):
     @scene.command(name="status", description="Show the scene running in this channel")
     async def status(self, interaction: discord.Interaction) -> None:
         """Show the current scene's turns, participants and duration."""
-        _guild(interaction)
+        guild_of(interaction)
         scene = await self.scenes.current_scene(interaction.channel_id or 0)
         report = await self.scenes.report(scene.id)
         campaign = await campaign_here(interaction)
@@ -127,7 +121,7 @@ class SceneCommands(commands.Cog):
     async def transcript(self, interaction: discord.Interaction) -> None:
         """Attach the transcript of the current scene (or the one under review, else the latest ended one), in
         parts if it is long."""
-        _guild(interaction)
+        guild_of(interaction)
         current = await self.scenes.latest_scene(interaction.channel_id or 0)
         await replies.think(interaction)
         scene, turns = await self.scenes.transcript(current.id)
@@ -150,7 +144,7 @@ class SceneCommands(commands.Cog):
     @gm_only()
     async def narrator(self, interaction: discord.Interaction, mode: Literal["on", "off"]) -> None:
         """Switch narrator mode for the channel's running scene."""
-        _guild(interaction)
+        guild_of(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         scene = await self.bot.services.voice.set_narrator(interaction.channel_id or 0, mode == "on", actor)
         await interaction.response.send_message(voice_embeds.narrator_mode_text(scene), allowed_mentions=NONE)
@@ -163,7 +157,7 @@ class SceneCommands(commands.Cog):
         self, interaction: discord.Interaction, npc: app_commands.Range[str, 1, 200], remove: bool = False
     ) -> None:
         """Add an NPC to (or remove it from) the scene's cast."""
-        _guild(interaction)
+        guild_of(interaction)
         campaign = await campaign_here(interaction)
         actor = actor_of(interaction, self.bot.services.settings.gm_role)
         name, changed = await self.bot.services.voice.cast(
@@ -177,7 +171,7 @@ class SceneCommands(commands.Cog):
     @app_commands.describe(text="The moment, in a few words")
     async def similar(self, interaction: discord.Interaction, text: app_commands.Range[str, 1, 300]) -> None:
         """List the scenes whose summaries are closest to the text."""
-        _guild(interaction)
+        guild_of(interaction)
         campaign = await campaign_here(interaction)
         await replies.think(interaction)
         moments = await self.bot.services.voice.similar_scenes(campaign, text)
@@ -192,7 +186,7 @@ class SceneCommands(commands.Cog):
         Reading a long transcript into proposals may outlast the interaction's 15 minutes: the progress, the
         summary and the review card are messages of the channel, and the GM's private answer links to them.
         """
-        _guild(interaction)
+        guild_of(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.abc.Messageable):
             raise InvalidInput("Scenes are played in a server's text channels.")

@@ -23,7 +23,7 @@ from canon.models import Viewer
 from canon.wording.counts import counted
 from cogs import npc_memory_embeds, voice_embeds
 from cogs.canon_options import entity_names, fact_names, speaker_names
-from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_only_message, is_gm
+from cogs.checks import IN_SERVERS, actor_of, gm_only, guild_of, is_gm
 from cogs.places import campaign_here
 from cogs.voice_views import NarrationContextButton, narration_view
 from memory.scenes import Actor
@@ -33,12 +33,6 @@ log = logging.getLogger(__name__)
 NONE = discord.AllowedMentions.none()
 WEBHOOK_NAME = "Lorekeeper NPCs"
 NARRATOR = Actor(id=None, name="narrator mode", is_gm=False)
-
-
-def _guild(interaction: discord.Interaction) -> discord.Guild:
-    if interaction.guild is None:
-        raise InvalidInput(guild_only_message())
-    return interaction.guild
 
 
 class VoiceCommands(commands.Cog):
@@ -73,7 +67,7 @@ class VoiceCommands(commands.Cog):
         await self.debouncer.close()
 
     async def _campaign(self, interaction: discord.Interaction) -> Campaign:
-        _guild(interaction)
+        guild_of(interaction)
         return await campaign_here(interaction)
 
     def _actor(self, interaction: discord.Interaction) -> Actor:
@@ -95,7 +89,7 @@ class VoiceCommands(commands.Cog):
         self, interaction: discord.Interaction, direction: app_commands.Range[str, 1, 1000] | None = None
     ) -> None:
         """Write and post the next narration of this channel's scene."""
-        _guild(interaction)
+        guild_of(interaction)
         actor = self._actor(interaction)
         channel = interaction.channel
         if not isinstance(channel, discord.abc.Messageable):

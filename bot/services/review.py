@@ -26,7 +26,7 @@ from canon.models import Viewer
 from canon.proposals import Proposal, ProposalStatus, citations, references, revised
 from canon.storage import Database
 from canon.visibility import HiddenCanon, proposal_hidden, proposal_seen, warnings_hidden
-from canon.wording import PLAIN, Wording
+from canon.wording import PLAIN, CalendarWords, Wording
 from memory.scene_service import SceneService
 from memory.scenes import (
     Actor,
@@ -60,6 +60,8 @@ class Review:
     secret_warnings: frozenset[int] = frozenset()
     #: The words the card speaks in: the calendar's, and the scene's turns with their speakers and links.
     words: Wording = PLAIN
+    #: The GM's calendar words, for the GM's private card (`words` are the players': a GM-only era's date is none).
+    gm_calendar: CalendarWords | None = None
     #: The campaign's authority policy: what a commit does with proposals nobody decided.
     policy: dict[str, str] = dataclasses.field(default_factory=lambda: dict(DEFAULT_POLICY))
     #: Each proposal's number on the card, counted over the whole scene, so a checkpoint renumbers nothing
@@ -131,6 +133,9 @@ class ReviewService:
                 secret=secret,
                 secret_warnings=secret_warnings,
                 words=await _review_words(self.access, session, campaign, proposals),
+                gm_calendar=(
+                    await (await self.access.reader(session, campaign, Viewer.GM)).calendar()
+                ).words(),
                 policy=authority_policy(campaign.settings),
                 numbers=_numbered(everyone, hidden),
                 present=frozenset(await learned.present_marks(session, owner, [p.id for p in proposals])),

@@ -8,6 +8,7 @@ import re
 from bot.services.review import Review
 from canon.models import Visibility
 from canon.proposals import ProposalStatus
+from canon.wording import CalendarWords, Wording
 from cogs import canon_embeds, canon_views, review_embeds
 from cogs.canon_views import closed_view, review_view
 from memory.scenes import SceneStatus
@@ -176,4 +177,26 @@ def test_a_public_card_shows_a_proposal_warned_by_hidden_canon_without_the_warni
     assert (
         private.fields[0].name == "#1 · ⏳ pending · ⚠️ conflicts with canon — give a reason to accept"
         and private.colour == canon_embeds.WARNING_COLOUR
+    )
+
+
+def test_a_date_in_a_gm_only_era_is_none_on_the_players_card_and_in_its_words_on_the_gm_s() -> None:
+    words = CalendarWords(
+        eras={"after_the_crowning": "After the Crowning"}, hidden=frozenset({"sunken_reign"})
+    )
+    gm = CalendarWords(eras={"after_the_crowning": "After the Crowning", "sunken_reign": "The Sunken Reign"})
+    dated = proposal(1)
+    dated = dated.model_copy(update={"content": dated.content.model_copy(update={"when": "sunken_reign.52"})})
+    review = Review(
+        scene=scene(),
+        batch=None,
+        proposals=[dated],
+        turn_messages={},
+        words=Wording(calendar=words),
+        gm_calendar=gm,
+    )
+    players = str(review_embeds.review_embed(review, 0, reveal=False).to_dict())
+    assert "from an unknown date" in players and not re.search(r"(?i)sunken|52", players)
+    assert "from year 52 of the Sunken Reign" in str(
+        review_embeds.review_embed(review, 0, reveal=True).to_dict()
     )

@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
-from pathlib import Path
 
 import pytest
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -22,21 +20,11 @@ from canon.storage_faults import BUSY, storage_fault
 from memory.scene_service import SceneService
 from memory.scenes import Actor, scene_turns
 from memory.turn_log import LoggedTurn, TurnLog
-from tests.conftest import DatabaseTarget, drop_target, make_target
+from tests.conftest import DatabaseTarget
 from tests.memory.test_scenes import message
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def pg_target(tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
-    """A migrated PostgreSQL schema of its own: connection pools are PostgreSQL's (SQLite has one writer)."""
-    target = await make_target("postgres", tmp_path)
-    try:
-        yield target
-    finally:
-        await drop_target(target)
 
 
 def test_a_pool_timeout_is_the_database_being_busy() -> None:

@@ -9,8 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import AsyncIterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,21 +20,11 @@ from memory import turn_log
 from memory.scene_service import SceneService
 from memory.scenes import Actor, scene_turns
 from memory.turn_log import LoggedTurn, TurnLog
-from tests.conftest import DatabaseTarget, drop_target, make_target
+from tests.conftest import DatabaseTarget
 from tests.memory.test_scenes import message
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 pytestmark = pytest.mark.postgres
-
-
-@pytest.fixture
-async def pg_target(tmp_path: Path) -> AsyncIterator[DatabaseTarget]:
-    """A migrated PostgreSQL schema of its own (SQLite's single writer leaves no such race)."""
-    target = await make_target("postgres", tmp_path)
-    try:
-        yield target
-    finally:
-        await drop_target(target)
 
 
 async def test_a_message_the_other_process_stored_first_is_one_turn_and_no_error(

@@ -22,14 +22,14 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, senten
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
 _WHERE = re.compile(
-    r"\b(?:took place at|took place in|is in|lives in|is at|is held at|is part of|is the seat of|happened at|"
-    r"happened in)\b"
+    r"\b(?:took place at|took place in|(?:is|are) in|lives in|(?:is|are) at|(?:is|are) held at|(?:is|are) part of|"
+    r"is the seat of|happened at|happened in)\b"  # "are": a name of many ("The Tolling Bells are in Harl")
 )
 _WHEN = re.compile(
     r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"
 )
 _STATE = re.compile(
-    r"\bis (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
+    r"\b(?:is|are) (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
     r"|\b(died)\b"
 )
 #: The words a question asks a life by, as the state they ask about ("Did X die?" asks whether X is dead).
@@ -247,7 +247,7 @@ def _state_in(fact: CanonFact, line: str) -> str | None:
     """Return the state a card sentence says the entity is in ("Oswin Harrow is alive (since ...)"), or None;
     a fact that does not carry its state has it read from the sentence."""
     said = (
-        rf"\bis {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
+        rf"\b(?:is|are) {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
         if fact.state
         else ""
     )

@@ -6,8 +6,9 @@ words (the cleric, tomorrow, the longsword) are not what the sentence answering 
 (`answer_extractive`) wants most of the question's words in the sentence it quotes, so it often finds nothing.
 The question is split where its asking clause starts (after a full stop, a comma, a dash, a clause opening with
 an asking word: "what", "how", "does", "can", ...; the scene at least `SCENE_WORDS` long), and the asking clause
-in two where "and" opens a second one ("... cost and how many of us can eat"). Each clause is asked again, on the
-passages already found, of each of the best passages whose title the question names (as searched: a typo read
+in two where "and" opens a second one ("... cost and how many of us can eat"); a name typed before two asking
+clauses, unmarked, is read the same ("quivering palm how many ki and how much dmg"). Each clause is asked again, on the
+passages already found, of each of the best passages whose title the scene names (as searched: a typo read
 through), the title said first ("rust monster: what happens to the sword"), and answered from that passage alone
 (a goblin's scene is not answered by a worg's line). When several titled passages answer, the answer closest in
 meaning to the question, under its headings, is kept (the prone condition's, not the goblin's languages, for "im
@@ -44,6 +45,8 @@ _ASKING = (
 _CLAUSE_START = re.compile(rf"(?:[.!?;:,]+|\s-+|\s–)\s+(?={_ASKING}\b)", re.IGNORECASE)
 #: A question that starts by asking sets no scene first.
 _ASKS_FIRST = re.compile(rf"^\W*{_ASKING}\b", re.IGNORECASE)
+#: The first asking word of a question.
+_OPENS = re.compile(rf"\b{_ASKING}\b", re.IGNORECASE)
 #: A second asking clause joined by "and": "how much does the bowl cost and how many of us can eat".
 _SECOND = re.compile(rf",?\s+and\s+(?={_ASKING}\b)", re.IGNORECASE)
 _BRACKETS = re.compile(r"\([^)]*\)")
@@ -55,13 +58,26 @@ SCENE_CLOSE = 0.2
 
 def asking_clauses(text: str) -> list[str]:
     """Return the asking clauses of a question that sets its scene first (one or two), or none."""
+    return _split(text)[1]
+
+
+def _split(text: str) -> tuple[str, list[str]]:
+    """Return a scene-first question's scene and its asking clauses (none: no scene is set first)."""
     if _ASKS_FIRST.match(text):
-        return []
+        return "", []
     found = _CLAUSE_START.search(text)
     if found is None or len(text[: found.start()].split()) < SCENE_WORDS:
-        return []
-    asked = text[found.end() :].strip()
-    return [c.strip(" ,") for c in _SECOND.split(asked, maxsplit=1) if c.strip(" ,")]
+        # "quivering palm how many ki and how much dmg": a name, then two asking clauses, unmarked.
+        opens = _OPENS.search(text)
+        if opens is None:
+            return "", []
+        clauses = _clauses(text[opens.start() :])
+        return (text[: opens.start()], clauses) if len(clauses) == 2 else ("", [])
+    return text[: found.start()], _clauses(text[found.end() :])
+
+
+def _clauses(asked: str) -> list[str]:
+    return [c.strip(" ,") for c in _SECOND.split(asked.strip(), maxsplit=1) if c.strip(" ,")]
 
 
 def by_clauses(
@@ -102,7 +118,10 @@ def scene_answer(
     if not clauses:
         return None
     first = len(facts) + 1
-    asked = fold_words(question.expanded)
+    # The titles the scene names (as searched: the glossary's words, a typo read through); one the clause names
+    # is in the clause already ("whats the save" names the rule of saving throws).
+    scene = _split(question.expanded)[0] or question.expanded
+    asked = fold_words(scene)
     titles: dict[str, int] = {}  # each title named, and the place of the passage it heads
     for at, result in enumerate(results[:PASSAGES_READ]):
         title = _title(result)

@@ -6,7 +6,9 @@ strangely immune." under the heading Cackle Fever: the player asked yes or no, s
 name of its block) holds every word the question asks about, the question itself says no "not" (its yes would
 mean no), and the sentence puts no condition on what it says ("unless", "except", "only"): then a sentence saying
 "not", "can't", "never" answers "No", any other "Yes"; one saying a word asked and its opposite
-("advantage", "disadvantage") is neither. Otherwise the sentence is left to speak for itself.
+("advantage", "disadvantage") is neither. A sentence saying "not" needs not hold an amount the question names
+("cleric gives me 10 temp hp, the warlock 8 more, do they stack to 18": "they can't be added together" is no to
+any sum). Otherwise the sentence is left to speak for itself.
 """
 
 from __future__ import annotations
@@ -62,9 +64,12 @@ def verdict(
     asked = [w for w in key_words(question.expanded) if w not in FILLER]
     held = fold_words(" ".join([*result.heading_path, sentence]))
     said = related_said(held, asked)
-    if not asked or not all(w in said or any(akin(w, h) for h in held) for w in asked):
+    missing = [w for w in asked if w not in said and not any(akin(w, h) for h in held)]
+    negated = bool(_NEGATION.search(sentence))
+    # "do they stack to 18": a sentence denying the thing asked denies it of any amount the table names.
+    if not asked or (missing and not (negated and all(w.isdigit() for w in missing))):
         return answer
     if any(p + w in held for w in asked for p in _OPPOSITE):
         return answer  # "do I get advantage …": "disadvantage, and … advantage" says both
-    word = "No" if _NEGATION.search(sentence) else "Yes"
+    word = "No" if negated else "Yes"
     return answer.model_copy(update={"text": f"{word}: {answer.text}"})

@@ -12,7 +12,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from rapidfuzz import fuzz, process
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -47,7 +46,7 @@ from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
-from memory.knowledge.retrieval.typed_names import closest
+from memory.knowledge.retrieval.typed_names import closest, nearest_part
 from memory.knowledge.retrieval.years import in_a_year
 from memory.leaks import card_secrets
 
@@ -217,9 +216,9 @@ def _match(window: str, key: str, names: Names, config: SearchConfig) -> tuple[l
     if " " in key or not window[:1].isupper() or len(key) < 5:
         return None
     words = [p for p in parts if " " not in p and len(parts[p]) == 1]  # a shared part is typed as it is
-    found = process.extractOne(key, words, scorer=fuzz.ratio, score_cutoff=_PART_CUTOFF)
+    found = nearest_part(key, words, parts, _PART_CUTOFF)  # two parts of two names equally near: neither
     if found is not None:
-        return [fold(name) for name, _ in parts[found[0]]], _PART_SCORE * float(found[1]) / 100
+        return [fold(name) for name, _ in parts[found[0]]], _PART_SCORE * found[1] / 100
     return None
 
 

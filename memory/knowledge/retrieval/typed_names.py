@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import Levenshtein
 
-__all__ = ["LONG_NAME", "SLIPS", "closest"]
+__all__ = ["LONG_NAME", "SLIPS", "closest", "nearest_part"]
 
 #: The fewest letters a name has for two slips in it to be read through.
 LONG_NAME = 6
@@ -67,3 +67,16 @@ def closest(
         return None
     slips.sort(key=lambda found: -found[1])
     return _one_owner(slips, owners), cutoff
+
+
+def nearest_part(
+    key: str, words: Sequence[str], parts: Mapping[str, Sequence[tuple[str, int]]], cutoff: float
+) -> tuple[str, float] | None:
+    """Return the one word of a name a capitalised window is a slip of ("Ysolda" of Ysolde Marrow), with its
+    score; None when none is near, or when words of two entities' names are equally near."""
+    near = process.extract(key, words, scorer=fuzz.ratio, score_cutoff=cutoff, limit=_NEAR)
+    if not near:
+        return None
+    best = near[0][1]
+    owners = {entity for word, score, _ in near if score == best for _, entity in parts[word]}
+    return (near[0][0], float(best)) if len(owners) == 1 else None

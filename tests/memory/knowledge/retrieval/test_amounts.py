@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memory.knowledge.retrieval.amounts import amount, unit
-from memory.knowledge.retrieval.typed_names import closest
+from memory.knowledge.retrieval.typed_names import closest, nearest_part
 
 
 @pytest.mark.parametrize(
@@ -56,3 +56,16 @@ def test_two_names_equally_near_are_neither() -> None:
 def test_a_short_word_two_letters_off_is_no_slip() -> None:
     assert _closest("lira real") is None
     assert _closest("quarnshire") is None
+
+
+PARTS = {
+    "ysolde": (("Ysolde Marrow", 1),),
+    "ysolda": (("Ysolda Penn", 2),),
+    "marrow": (("Ysolde Marrow", 1),),
+    "tamsin": (("Tamsin Vaske", 3),),
+}
+
+
+def test_a_slip_in_a_part_names_the_one_name_near_it_and_never_a_tie() -> None:
+    assert nearest_part("tamsen", list(PARTS), PARTS, 80.0) == ("tamsin", pytest.approx(83.3, abs=0.1))
+    assert nearest_part("ysoldi", list(PARTS), PARTS, 80.0) is None  # Ysolde and Ysolda alike

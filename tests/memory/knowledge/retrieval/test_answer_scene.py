@@ -68,3 +68,33 @@ def test_a_yes_no_clause_after_a_scene_says_yes_or_no_first() -> None:
 def test_a_scene_naming_no_passage_stays_unanswered() -> None:
     question = analyse("we boarded the derelict at dawn and the lights died, what happens to the air")
     assert not reply(question, [], [CRAWLER, MEDKIT]).known
+
+
+SHIELDS = passage(
+    "### Barrier Charge\n\nA barrier charge soaks harm before wounds do. Charges from two emitters can't be added "
+    "together: keep the larger.",
+    "Rules",
+    "Barrier Charge",
+    chunk_id=4,
+)
+
+
+def test_a_sentence_saying_not_answers_no_whatever_amount_the_table_names() -> None:
+    # The sum the player works out is in no sentence: "can't be added together" is no to any sum.
+    question = analyse(
+        "the medic gives me 6 barrier charge, then the tech gives me 4 more. can they be added together to 10?"
+    )
+    answer = reply(question, [], [SHIELDS, MEDKIT])
+    assert answer.text.startswith("No") and "[1]" in answer.text
+    # Without a "not", an amount no sentence holds still leaves the sentence to speak for itself.
+    asked = analyse("can barrier charges soak 10 harm")
+    assert not reply(asked, [], [SHIELDS]).text.startswith(("Yes", "No"))
+
+
+def test_a_name_before_two_unmarked_asking_clauses_is_read_as_a_scene() -> None:
+    assert asking_clauses("field medkit how much does it weigh and how many patches does it hold") == [
+        "how much does it weigh",
+        "how many patches does it hold",
+    ]
+    # One clause after a name is the question itself.
+    assert asking_clauses("field medkit how much does it weigh") == []
