@@ -107,7 +107,8 @@ async def test_each_player_sees_what_their_character_knows_from_when_they_learne
     assert "a spy" not in before and "crowns" in before
     assert "a spy" in await table.card("The Duke", PAT, at="313")
     # The GM's "as Brann sees it" is Brann's player's view.
-    as_brann = await table.desk.lens_of(c, "Brann")
+    name, as_brann = await table.desk.lens_of(c, "brann")
+    assert name == "Brann"
     card, _ = await table.canon.queries.worded_card(c, "The Duke", viewer=Viewer.PLAYER, knowing=as_brann)
     assert [v.statement.value for v in card.facts] == ["ten thousand crowns"]
 
