@@ -149,8 +149,10 @@ def relation_sentence(
         return f"{subject} {joined} {target}"
     sex = (subject_sex or "").strip().lower()
     parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
-    if names_many(subject) and phrase.startswith("{s} has "):  # "The Bellwardens have the Tolling Bells"
-        phrase = "{s} have " + phrase.removeprefix("{s} has ")
+    if names_many(subject):  # "The Bellwardens have the Tolling Bells", "The Tolling Bells are in Harl"
+        phrase = re.sub(
+            r"^\{s\} (has|is) ", lambda m: "{s} " + ("have " if m[1] == "has" else "are "), phrase
+        )
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
 
 
@@ -198,7 +200,9 @@ def fact_sentence(subject: str, attribute: str, value: str, *, told: bool = Fals
 
 def state_sentence(subject: str, state: str, via: str | None = None) -> str:
     """Return a state as a sentence: "Aldric is dead", "Aldric is alive, through a resurrection"."""
-    return f"{subject} is {state}" + (f", through a {via}" if via else "")
+    return f"{subject} {'are' if names_many(subject) else 'is'} {state}" + (
+        f", through a {via}" if via else ""
+    )
 
 
 def constants_in_words(text: str) -> str:

@@ -8,7 +8,13 @@ from collections.abc import Iterable
 from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
 from canon.wording.context import Wording
-from canon.wording.relations import attribute_words, fact_sentence, relation_sentence, state_sentence
+from canon.wording.relations import (
+    attribute_words,
+    fact_sentence,
+    names_many,
+    relation_sentence,
+    state_sentence,
+)
 
 
 def statement_sentence(view: StatementView, words: Wording, *, told: bool = False) -> str:
@@ -28,9 +34,9 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
         return state_sentence(subject, words.name(s.value or "unknown"), words.name(s.via) if s.via else None)
     dated = DATED_ATTRIBUTES.get(s.predicate)
     if dated is not None and s.value:
-        return (
-            f"{subject} {dated} {words.when(s.value)}"  # "The Tolling Bells was made on 3 Bloom, year 12 …"
-        )
+        if names_many(subject):  # "The Tolling Bells were made on 3 Bloom, year 12 …"
+            dated = dated.replace("was ", "were ", 1)
+        return f"{subject} {dated} {words.when(s.value)}"
     # The attribute in words before it is escaped: "secret_passage" reads "secret passage", never "secret\ passage".
     return fact_sentence(
         subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""), told=told

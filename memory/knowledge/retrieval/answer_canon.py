@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose, opening
-from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
@@ -23,14 +22,14 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, senten
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
 _WHERE = re.compile(
-    r"\b(?:took place at|took place in|is in|lives in|is at|is held at|is part of|is the seat of|happened at|"
-    r"happened in)\b"
+    r"\b(?:took place at|took place in|(?:is|are) in|lives in|(?:is|are) at|(?:is|are) held at|(?:is|are) part of|"
+    r"is the seat of|happened at|happened in)\b"  # "are": a name of many ("The Tolling Bells are in Harl")
 )
 _WHEN = re.compile(
     r"\((?:[^)]*\d[^)]*)\)|\btook place during\b|\bsince\b|\b(?:on|in) (?:\d+ \w+, )?year -?\d"
 )
 _STATE = re.compile(
-    r"\bis (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
+    r"\b(?:is|are) (alive|dead|wounded|missing|destroyed|lost|imprisoned|cursed|undead|intact|damaged|dissolved)\b"
     r"|\b(died)\b"
 )
 #: The words a question asks a life by, as the state they ask about ("Did X die?" asks whether X is dead).
@@ -248,7 +247,7 @@ def _state_in(fact: CanonFact, line: str) -> str | None:
     """Return the state a card sentence says the entity is in ("Oswin Harrow is alive (since ...)"), or None;
     a fact that does not carry its state has it read from the sentence."""
     said = (
-        rf"\bis {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
+        rf"\b(?:is|are) {re.escape(fact.state)}\b" + (r"|\bdied\b" if fact.state == "dead" else "")
         if fact.state
         else ""
     )
@@ -320,8 +319,7 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
     if any(line.startswith(fact.entity_name + " took place ") for line in plain):
         return _event_told(fact, plain, number)
     what = _what(fact)
-    secret = _secret_name(fact)
-    said = [*([secret] if secret else []), *([what] if what else [])]
+    said = [what] if what else []
     said += role
     if state and place:
         joined = " and" if state[0].endswith(")") else ", and"
@@ -330,27 +328,8 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
         said += state + place
     if not said:
         return None
-    parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in said[: 4 if secret else 3]]
+    parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in said[:3]]
     return " ".join(parts) + f" [{number}]"
-
-
-def _unarticled(name: str) -> str:
-    return re.sub(r"^(?:the|a|an)\s+", "", name.casefold().strip())
-
-
-def _secret_name(fact: CanonFact) -> str | None:
-    """Return that the name an entity was found by is its secret one ("The Moth is Marisol Teague's secret
-    name"), or None. Only the GM's card holds secret aliases: a player never finds an entity by one."""
-    secret = [a for a in (attribute_value(fact, "secret aliases") or "").split(", ") if a]
-    found = set(_unarticled(fact.matched).split())
-    public = [fact.entity_name, *(attribute_value(fact, "aliases") or "").split(", ")]
-    # Found by the secret name, or a word of it ("voice" of the Voice Below), and by no name anyone may read.
-    if not found or any(found <= set(_unarticled(n).split()) for n in public if n):
-        return None
-    alias = next((a for a in secret if found <= set(_unarticled(a).split())), None)
-    if alias is None:
-        return None
-    return f"{alias[:1].upper()}{alias[1:]} is {possessive(fact.entity_name)} secret name"
 
 
 def _event_told(fact: CanonFact, plain: Sequence[str], number: int) -> str:

@@ -12,7 +12,8 @@ any sentence), two forms are read again over the sentences of the passages the a
   forms: "left" for "leave") with a reason (because, since, so that, in order to, for fear of, after, to do
   something); a sentence that says what was done without why is no answer, and with none, nothing is known of the
   why.
-An answer must also hold the number or the name a question asks (`answer_holds`): `said_as_asked` applies both.
+An answer must also hold the number or the name a question asks (`answer_holds`), and the GM asking by a secret
+name is told whose it is (`answer_secret`): `said_as_asked` applies all three.
 Only what the asker may see reaches this module (the retriever filtered it), so a GM-only section answers the GM
 alone, and to a player the answer reads as of a world that never wrote it.
 """
@@ -26,6 +27,7 @@ from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import nothing_known, numbered
 from memory.knowledge.retrieval.answer_holds import holds_asked
+from memory.knowledge.retrieval.answer_secret import told_secret
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sections_of, sentences
 
 __all__ = ["defined_answer", "gives_reason", "said_as_asked"]
@@ -268,10 +270,13 @@ def said_as_asked(
     graphed: bool,
 ) -> ShortAnswer | None:
     """Return the answer saying what is asked in place of `answer`: what X is or why (`defined_answer`, when the
-    canon graph did not answer), or "nothing known" for an answer not holding the number or the name asked
-    (`answer_holds`); None when `answer` stands."""
+    canon graph did not answer), "nothing known" for an answer not holding the number or the name asked
+    (`answer_holds`), or the canon answer opened by whose secret name the GM asked by (`answer_secret`); None
+    when `answer` stands."""
     if not graphed:
         defined = defined_answer(question, facts, results, answer)
         if defined is not None:
             return defined
-    return None if holds_asked(question, facts, results, answer) else _nothing(question, facts, results)
+    if not holds_asked(question, facts, results, answer):
+        return _nothing(question, facts, results)
+    return told_secret(answer, facts)

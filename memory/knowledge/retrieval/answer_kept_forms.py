@@ -1,6 +1,6 @@
 """The canon forms of facts a card keeps that `answer_graph` asks before its older forms, in one place: what a
 group's entry keeps (`answer_kept`), who founded something (`answer_founders`), and which of two is larger or came
-first (`answer_compare`)."""
+first (`answer_compare`); who has or made a thing (`answer_items`)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_compare import compare_answer
 from memory.knowledge.retrieval.answer_founders import founder_answer
+from memory.knowledge.retrieval.answer_items import item_answer
 from memory.knowledge.retrieval.answer_kept import kept_answer
 
 __all__ = ["kept_forms"]
@@ -16,4 +17,9 @@ __all__ = ["kept_forms"]
 
 def kept_forms(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer of the first of these forms that answers the question, or None."""
-    return kept_answer(question, facts) or founder_answer(question, facts) or compare_answer(question, facts)
+    return (
+        item_answer(question, facts)
+        or kept_answer(question, facts)
+        or founder_answer(question, facts)
+        or compare_answer(question, facts)
+    )

@@ -20,7 +20,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
-from canon.wording.relations import possessive
+from canon.wording.relations import possessive, state_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 from memory.knowledge.retrieval.lives import death_cause, held_at
@@ -174,7 +174,7 @@ def _happened(fact: CanonFact, number: int) -> tuple[str, int] | None:
         parts.append(f"{name} is imprisoned, {held}")
         told = True
     elif state:
-        parts.append(f"{name} is {state}")
+        parts.append(state_sentence(name, state))
     if not told:
         fate = [s for s in said[1:] if _FATE.search(s)][:1] or [s for s in said[:1] if _FATE.search(s)]
         parts += [told_sentence(name, s) for s in fate]

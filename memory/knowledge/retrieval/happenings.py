@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from canon.date_reading import read_date
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
-from canon.models import Entity, EntityCard, EntityRef
+from canon.models import Entity, EntityCard, EntityRef, Statement
+from canon.wording import CalendarWords
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -114,7 +115,8 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     when = asked_when(question)
     if when is None:
         return []
-    reading = read_date(when, await reader.calendar())
+    calendar = await reader.calendar()
+    reading = read_date(when, calendar)
     if reading.date is None or (reading.date.year is None and reading.date.era is None):
         return []
     if reading.date.year is None:  # "What happened during the Long Dusk?": the events of the era
@@ -123,6 +125,7 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
         placed = await reader.statements(predicates=["OCCURRED_DURING"], object_ids=era, with_evidence=False)
     else:
         placed = await happened_in_year(reader, reading.date.year)
+    placed = seen_dated(placed, calendar.words())
     found: dict[int, EntityMatch] = {}
     # In the calendar's order, the undated last.
     for statement in sorted(
@@ -133,6 +136,12 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
             EntityMatch(entity_id=statement.subject_id, matched=when, window=when, score=_YEAR_SCORE),
         )
     return list(found.values())
+
+
+def seen_dated(statements: Sequence[Statement], words: CalendarWords) -> list[Statement]:
+    """Return the statements whose date the asker may read: one dated in an era hidden from them (a GM-only era)
+    is no date for them, so it is never found by the year it falls in."""
+    return [s for s in statements if words.seen(s.validity.world_from) == s.validity.world_from]
 
 
 def asks_who_was_there(question: str) -> bool:

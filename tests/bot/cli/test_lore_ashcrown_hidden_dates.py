@@ -59,6 +59,10 @@ ASKED = [
     "who is Marra Quill",
     "when did the Raising of the Marsh Stones happen",
     "when was the Raising of the Marsh Stones",
+    # Its year read on the player's calendar (57 and 52 are years After the Crowning too): nothing happened then.
+    "what happened in year 57",
+    "what happened in 57 AC",
+    "who was born in 52 AC",
 ]
 
 
@@ -78,8 +82,11 @@ def test_a_fact_and_an_event_dated_in_a_gm_only_era_read_with_no_date_for_a_play
 ) -> None:
     _world(cli, tmp_path)
     player = ask_world(cli, tmp_path, CAMPAIGN, ASKED, citations=False)
-    assert not [a for a in player.values() if LEAK.search(a)], player
+    years = ASKED[-3:]
+    assert not [a for q, a in player.items() if q not in years and LEAK.search(a)], player
     assert "Marra Quill" in player["who is Marra Quill"]
+    # The question's own words said back, nothing found.
+    assert [player[q] for q in years] == [f"Nothing the table knows says {q}." for q in years], player
     gm = ask_world(cli, tmp_path, CAMPAIGN, ASKED, gm=True, citations=False)
     assert "year 52 of the Sunken Reign" in gm["when was Marra Quill born"], gm
     assert (

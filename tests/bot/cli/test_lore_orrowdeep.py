@@ -178,7 +178,13 @@ def test_the_gm_reads_a_secret_alias_and_a_gm_only_section(cli: CliRunner, tmp_p
 
 
 def test_nothing_of_the_gms_reaches_a_player(cli: CliRunner, tmp_path: Path) -> None:
-    questions = [*GM_READS, *SAYS_WHAT_OR_WHY, *HOLDS_WHAT_IS_ASKED, "what did marisol teague wall up"]
+    questions = [
+        *GM_READS,
+        *SAYS_WHAT_OR_WHY,
+        *HOLDS_WHAT_IS_ASKED,
+        "what did marisol teague wall up",
+        "what is the sealed vault",
+    ]
     player = ask(cli, tmp_path, questions)
     # Word for word what the same world without the GM's secrets answers: a name nobody knows, nothing known.
     assert player == ask(cli, tmp_path, questions, campaign=ABSENT)

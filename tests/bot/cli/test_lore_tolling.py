@@ -46,11 +46,11 @@ def test_an_item_reads_with_its_maker_holder_place_and_state(cli: CliRunner) -> 
     for line in (
         "The Tolling Bells (Item)",
         "Also known as: The Seven Bells",
-        "State: The Tolling Bells is intact",
-        "The Tolling Bells is in Harl",
+        "State: The Tolling Bells are intact",
+        "The Tolling Bells are in Harl",
         "Ansel Reed made the Tolling Bells",
         "The Bellwardens have the Tolling Bells (since year 40 of the Age of Tolling)",
-        "The Tolling Bells was made on 3 Bloom, year 12 of the Age of Tolling",
+        "The Tolling Bells were made on 3 Bloom, year 12 of the Age of Tolling",
         "The Tolling Bells' made of: bronze, silver",
         "The Tolling Bells' type: seven bronze bells",
     ):
@@ -74,6 +74,12 @@ def test_an_items_hidden_holder_and_place_never_reach_a_player(cli: CliRunner, t
         "where is the bone flute",
         "what is the bone flute",
         "who holds the tolling bells",
+        "who has the Tolling Bells?",
+        "who's got the bone flute",
+        "who has the bone flute now",
+        "who made the tolling bells?",
+        "the tolling bells was made by whom",
+        "where are the tolling bells",
     ]
     player = ask(cli, tmp_path, asked)
     assert player["who owns the bone flute"] == "Nothing the table knows says who owns the bone flute."
@@ -82,9 +88,21 @@ def test_an_items_hidden_holder_and_place_never_reach_a_player(cli: CliRunner, t
         "The Bone Flute is the Piper's flute, carved from a giant's"
     )
     assert player["who holds the tolling bells"] == "The Bellwardens have the Tolling Bells."
+    assert player["who has the Tolling Bells?"] == "The Bellwardens have the Tolling Bells."
+    # The holder kept for the GM reads as no holder at all: never the description, never the Piper.
+    for question in ("who's got the bone flute", "who has the bone flute now"):
+        assert player[question] == "Nothing the table knows says who has the Bone Flute.", player[question]
+    made = "Ansel Reed made the Tolling Bells on 3 Bloom, year 12 of the Age of Tolling."
+    assert player["who made the tolling bells?"] == player["the tolling bells was made by whom"] == made
+    assert player["where are the tolling bells"] == "The Tolling Bells are in Harl."
     assert not any("Hollow Hill" in said or "still has" in said for said in player.values()), player
     told = ask(cli, tmp_path, asked, gm=True)
     assert told["who owns the bone flute"] == "The Piper has the Bone Flute."
+    assert (
+        told["who's got the bone flute"]
+        == told["who has the bone flute now"]
+        == "The Piper has the Bone Flute."
+    )
     assert "The Bone Flute is in the Hollow Hill." in told["where is the bone flute"]
 
 
@@ -107,9 +125,16 @@ def test_a_creature_a_saint_and_an_event_are_found_by_their_aliases_one_kept_for
     for question in SECRET:
         assert player[question].startswith("Nothing the table knows says"), (question, player[question])
     gm = ask(cli, tmp_path, SECRET, gm=True)
-    assert "The Grey Rat-King is a knot of grey rats" in gm["who is the piper's hound"]
-    assert gm["who is the drowned bell"].endswith("Saint Ottilie is the saint of bells and hours.")
-    assert "The Great Ringing took place on 2 Frost" in gm["what was the piper's night"]
+    # The GM asking by a secret name is told whose it is, then what canon says of its bearer.
+    assert gm["who is the piper's hound"].startswith(
+        "The Piper's Hound is the Grey Rat-King's secret name. The Grey Rat-King is a knot of grey rats"
+    )
+    assert gm["who is the drowned bell"] == (
+        "The Drowned Bell is Saint Ottilie's secret name. Saint Ottilie is the saint of bells and hours."
+    )
+    assert gm["what was the piper's night"].startswith(
+        "The Piper's Night is the Great Ringing's secret name. The Great Ringing took place on 2 Frost"
+    )
     assert "[gm only] Saint Ottilie's secret aliases: The Drowned Bell" in card(cli, "Saint Ottilie", gm=True)
     assert "Drowned Bell" not in card(cli, "Saint Ottilie")
 
@@ -168,4 +193,4 @@ def test_an_item_imported_again_changes_only_what_changed_and_deletes_nothing(
     assert code == 0 and report["status"] == "ingested", report
     assert report["statements"]["retconned"] == 1 and report["statements"]["changed"] == 1  # type: ignore[index]
     bells = card(cli, "The Tolling Bells")
-    assert "State: The Tolling Bells is destroyed" in bells and "Ansel Reed made the Tolling Bells" in bells
+    assert "State: The Tolling Bells are destroyed" in bells and "Ansel Reed made the Tolling Bells" in bells

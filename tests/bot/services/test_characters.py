@@ -13,6 +13,7 @@ from bot.services.characters import CharacterDesk, Member
 from canon import campaigns
 from canon.campaigns import Campaign
 from canon.errors import Conflict, InvalidInput, NotAllowed, NotFound
+from canon.knowledge import characters as links
 from canon.knowledge.characters import LinkStatus
 from canon.models import Visibility
 from canon.proposals import EntityContent
@@ -158,3 +159,20 @@ async def test_a_member_who_leaves_plays_nothing_more_in_that_servers_campaigns_
     assert await desk.member_left(20, PAT.id) == [] and await desk.member_left(20, 99) == []
     # Brann is free again: Quinn may claim it.
     assert (await desk.claim(campaign, "Brann", QUINN)).status == LinkStatus.ASKED
+
+
+async def test_a_member_reads_through_their_active_character_and_one_playing_none_is_told_how_to_claim(
+    db: Database, desk: CharacterDesk, campaign: Campaign
+) -> None:
+    async def active_of(member: Member) -> int:
+        async with db.session() as session:
+            return await links.active_character_id(session, campaign.id, member.id)
+
+    with pytest.raises(NotFound, match="You play no character yet: `/character claim` asks the GM"):
+        await active_of(PAT)
+    sable = await desk.claim(campaign, "sable", PAT)
+    with pytest.raises(NotFound):  # a claim plays nothing yet
+        await active_of(PAT)
+    await desk.decide(campaign, sable.id, approve=True, gm=GM)
+    brann = await desk.decide(campaign, (await desk.claim(campaign, "brann", PAT)).id, approve=True, gm=GM)
+    assert not brann.active and await active_of(PAT) == sable.entity_id  # the first played stays active
