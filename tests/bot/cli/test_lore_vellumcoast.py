@@ -110,6 +110,9 @@ def test_a_founding_its_founder_did_not_live_to_see_is_a_continuity_warning(
         "  - name: The Early Ledger\n    founder: Corvin Daul\n    founded: 3 Gale, 150 RS\n",
     )
     assert "2 warnings" in said, said
+    # The import's own warnings read the dates in the calendar's words, as `canon check` does: never a key.
+    assert "acts after dying (2 Frostfall, year 130 of the Reckoning of Sails)" in said, said
+    assert "reckoning_of_sails" not in said, said
     checked = cli.invoke(app, ["canon", "check", "-c", CAMPAIGN]).output
     assert (
         "Ysolde Marr acts after dying (2 Frostfall, year 130 of the Reckoning of Sails): “Ysolde Marr founded "
