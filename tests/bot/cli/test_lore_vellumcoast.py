@@ -35,7 +35,7 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 READS = {
     "who founded the saltwrights": "Ysolde Marr founded the Saltwrights.",
-    "when was the saltwrights founded": "The Saltwrights was founded on 4 Brine, year 71 of the Reckoning of Sails.",
+    "when was the saltwrights founded": "The Saltwrights were founded on 4 Brine, year 71 of the Reckoning of Sails.",
     "what do the saltwrights worship": "The Saltwrights' religion is Ombra of the Deep.",
     "what language do the saltwrights speak": "The Saltwrights' language is Reefspeak.",
     "who founded gullhaven": "Ysolde Marr founded Gullhaven.",
