@@ -18,11 +18,16 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from sqlalchemy.orm import Mapped, mapped_column
 
 from canon.errors import Conflict, InvalidInput, NotFound
-from canon.forks import FORK_SETTINGS, PINNED_SOURCES, ForkPoint, branch_settings, fork_settings, steps_of
-from canon.forks import OPEN_END as OPEN_END  # read from here by the knowledge package
-from canon.forks import LineageStep as LineageStep
-from canon.forks import fork_point_of as fork_point_of
-from canon.forks import pinned_sources as pinned_sources
+from canon.forks import (
+    FORK_SETTINGS,
+    PINNED_SOURCES,
+    ForkPoint,
+    LineageStep,
+    branch_settings,
+    fork_point_of,
+    fork_settings,
+    steps_of,
+)
 from canon.storage import Base, BigIntPK, UTCDateTime, utc_now
 
 

@@ -25,8 +25,7 @@ from sqlalchemy.types import TypeDecorator
 
 from canon.one_trip_sqlite import OneTripConnection
 from canon.shown_writes import track
-from canon.storage_faults import is_transient
-from canon.storage_faults import storage_fault as storage_fault  # read from here by the knowledge package
+from canon.storage_faults import is_transient, storage_fault
 
 T = TypeVar("T")
 

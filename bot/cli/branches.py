@@ -7,7 +7,7 @@ given.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -22,27 +22,39 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 YesOption = Annotated[bool, typer.Option("--yes", help="Do it (without it, only show what would happen)")]
 
 
-def fork_words(point: ForkPoint | None, parent: str | None) -> str:
-    """Return a fork point in words ("" for a root campaign)."""
+def fork_words(point: ForkPoint | None, parent: str | None, date: Callable[[str], str] = str) -> str:
+    """Return a fork point in words ("" for a root campaign); `date` writes its world date in the calendar's words."""
     if point is None:
         return ""
     parts = [f"changeset #{point.changeset_id}"]
     if point.scene_order is not None:
         parts.append(f"after scene {point.scene_order}")
     if point.world_date:
-        parts.append(f"world up to {point.world_date}")
+        parts.append(f"world up to {date(point.world_date)}")
     return f"forked from {parent} at " + ", ".join(parts)
 
 
-def tree_lines(nodes: Sequence[BranchNode]) -> list[str]:
-    """Return the tree of campaigns, one line each, branches indented under their parent."""
+async def gm_dates(services: Any, campaign: Any) -> Callable[[str], str]:
+    """Return how the GM reads a campaign's dates: its calendar's words (a GM-only era's too), never a key."""
+    from canon.models import Viewer
+
+    calendar = await services.calendars.calendar(campaign, Viewer.GM)
+    date: Callable[[str], str] = calendar.words().date
+    return date
+
+
+def tree_lines(
+    nodes: Sequence[BranchNode], dates: dict[int, Callable[[str], str]] | None = None
+) -> list[str]:
+    """Return the tree of campaigns, one line each, branches indented under their parent (`dates`: each
+    campaign's date writer, by id)."""
     from canon.campaigns import CampaignStatus
 
     lines = []
     for node in nodes:
         c = node.campaign
         status = " [abandoned]" if c.status == CampaignStatus.ABANDONED else ""
-        fork = fork_words(node.fork, node.parent_name)
+        fork = fork_words(node.fork, node.parent_name, (dates or {}).get(c.id, str))
         lines.append("  " * node.depth + f"#{c.id}  {c.name}{status}" + (f"  ({fork})" if fork else ""))
     return lines
 
@@ -144,18 +156,19 @@ def fork(
 
     async def work(services: Any) -> Any:
         found = await services.campaigns.by_name(parent)
-        return await services.branches.fork(
+        made = await services.branches.fork(
             found, name, at_scene=at_scene, at_date=at_date, actor=cli_actor()
         )
+        return made, await gm_dates(services, made)
 
-    branch = run_async(lambda: with_services(settings, work))
+    branch, date = run_async(lambda: with_services(settings, work))
     from canon.forks import fork_point_of
 
     emit(
         branch.model_dump(mode="json"),
         as_json=as_json,
         text=lambda: (
-            f"Created branch #{branch.id} “{branch.name}”, {fork_words(fork_point_of(branch), parent)}."
+            f"Created branch #{branch.id} “{branch.name}”, {fork_words(fork_point_of(branch), parent, date)}."
         ),
     )
 
@@ -168,18 +181,18 @@ def info(
 
     settings = settings_or_exit()
 
-    async def work(services: Any) -> BranchInfo:
+    async def work(services: Any) -> tuple[BranchInfo, Callable[[str], str]]:
         found = await services.campaigns.by_name(name, allow_abandoned=True)
         result: BranchInfo = await services.branches.info(found)
-        return result
+        return result, await gm_dates(services, found)
 
-    found = run_async(lambda: with_services(settings, work))
+    found, date = run_async(lambda: with_services(settings, work))
 
     def text() -> str:
         c = found.campaign
         lines = [f"#{c.id} {c.name} ({c.status.value})"]
         if found.parent is not None:
-            lines.append(fork_words(found.fork, found.parent.name))
+            lines.append(fork_words(found.fork, found.parent.name, date))
             if found.behind:
                 lines.append(
                     f"{found.parent.name} has {counted(found.behind, 'newer changeset')}: rebase to get them."

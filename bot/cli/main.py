@@ -5,7 +5,7 @@ from __future__ import annotations
 import copy
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from typer.main import get_command_name
@@ -172,14 +172,23 @@ def campaign_create(
 @campaign_app.command("list")
 def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False) -> None:
     """List every campaign as a tree: each campaign, then its what-if branches with their fork points."""
-    from bot.cli.branches import node_payload, tree_lines
+    from bot.cli.branches import gm_dates, node_payload, tree_lines
 
     settings = settings_or_exit()
-    found = run_async(lambda: with_services(settings, lambda s: s.branches.tree()))
+
+    async def work(services: Any) -> Any:
+        nodes = await services.branches.tree()
+        # A fork's world date in its campaign calendar's words (the command line reads as the GM).
+        dates = {
+            n.campaign.id: await gm_dates(services, n.campaign) for n in nodes if n.fork and n.fork.world_date
+        }
+        return nodes, dates
+
+    found, dates = run_async(lambda: with_services(settings, work))
     emit(
         [node_payload(node) for node in found],
         as_json=as_json,
-        text=lambda: "\n".join(tree_lines(found)) or "No campaigns yet.",
+        text=lambda: "\n".join(tree_lines(found, dates)) or "No campaigns yet.",
     )
 
 

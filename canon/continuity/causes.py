@@ -14,6 +14,8 @@ from canon.models import Authority, CanonLevel, Entity, Statement
 _CAUSAL_VERBS = {CAUSED: "cause", "PRECEDED": "precede"}
 _TIMED = ("Event", "Era")
 _PARTICIPATION_VERBS = {"PARTICIPATED_IN": "takes part in", "WITNESSED": "witnesses"}
+#: Deeds their own tie dates (a founding, on the group's `founded`): none may come before the doer's birth.
+_DATED_DEEDS = frozenset({"FOUNDED"})
 
 
 class CauseRules(CheckerBase):
@@ -55,6 +57,9 @@ class CauseRules(CheckerBase):
                 continue
             born = Moment(birth.validity.world_from_key, None, birth.validity.world_from)
             for act in acts[entity_id]:
+                if act.predicate in _DATED_DEEDS:
+                    self._deed_before_birth(entity_id, birth, born, act)
+                    continue
                 verb = _PARTICIPATION_VERBS.get(act.predicate)
                 event = self.entities.get(act.object_id) if verb and act.object_id is not None else None
                 if event is None:
@@ -76,6 +81,20 @@ class CauseRules(CheckerBase):
                 self.add(
                     make_finding(ConflictKind.PARTICIPANT_NOT_BORN, message, sides, {entity_id, event.id})
                 )
+
+    def _deed_before_birth(self, entity_id: int, birth: Statement, born: Moment, act: Statement) -> None:
+        """Report a deed dated by its own tie before its doer was born: a group founded before its founder."""
+        moment = start_of(act.validity)
+        clock = before(moment, born)
+        if clock is None:
+            return
+        message = (
+            f"{self.name(entity_id)} acts before being born ({moment_text(born, clock)}): "
+            f"“{self.sentence(act)}” ({moment_text(moment, clock)})."
+        )
+        ids = {entity_id} | ({act.object_id} if act.object_id is not None else set())
+        sides = (self.side(birth), self.side(act))
+        self.add(make_finding(ConflictKind.PARTICIPANT_NOT_BORN, message, sides, ids))
 
     # -- 12. axioms from players -----------------------------------------------------------------------
 

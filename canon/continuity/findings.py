@@ -43,7 +43,7 @@ KIND_ORDER = {kind: index for index, kind in enumerate(ConflictKind)}
 
 # Relations read by name: the rules are stated in these terms.
 PARTICIPATION = frozenset({"PARTICIPATED_IN", "WITNESSED"})
-DEEDS = frozenset({"KILLED", "DEFEATED", "CAUSED"})
+DEEDS = frozenset({"KILLED", "DEFEATED", "CAUSED", "FOUNDED"})
 PARENT_OF = "PARENT_OF"
 PART_OF = "PART_OF"
 OCCURRED_DURING = "OCCURRED_DURING"

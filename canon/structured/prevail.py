@@ -37,6 +37,7 @@ from canon.structured.reports import IngestWarning
 from canon.structured.state import IngestState
 from canon.structured.write import Writer
 from canon.tables import StatusChangeRow
+from canon.wording import Wording, warning_sentence
 from canon.wording.relations import attribute_words, fact_sentence, is_or_are
 
 # The checks read the neighbourhood of at most this many statements by id, else the whole campaign once ...
@@ -74,13 +75,21 @@ class Checks:
         new = {
             f.fingerprint for f in await record_findings(self.state.session, self.state.campaign_id, findings)
         }
+        # The GM reads the warnings: dates in the campaign calendar's words (a GM-only era's too), never keys.
+        words = Wording(calendar=(await self.state.reader.calendar()).words())
         return [
             IngestWarning(
                 kind=f.kind.value,
-                message=f.message,
+                message=warning_sentence(f.message, words),
                 sides=tuple(
-                    side.sentence
-                    + (" — " + "; ".join(e.describe() for e in side.evidence[:2]) if side.evidence else "")
+                    words.calendar.in_words(
+                        side.sentence
+                        + (
+                            " — " + "; ".join(e.describe() for e in side.evidence[:2])
+                            if side.evidence
+                            else ""
+                        )
+                    )
                     for side in f.sides
                 ),
                 statement_ids=f.statement_ids,

@@ -9,6 +9,7 @@ type, an id this import removes while another entry still uses it.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +82,19 @@ async def build_index(state: IngestState) -> Index:
         if len(rows) == 1:
             row = rows[0]
             index.known[key] = Known(row.id, row.type, f"the campaign's canon (“{row.name}”, #{row.id})")
-    _check_references(state, index, by_name, leaving)
+    missing = referenced - set(index.known) - set(leaving)
+    named = await _canon_names(state) if missing else []
+    _check_references(state, index, by_name, leaving, named)
     return index
+
+
+async def _canon_names(state: IngestState) -> list[tuple[str, str]]:
+    """Return the name and type of each standing entity of canon, for a reference that names none of them."""
+    table = EntityRow.__table__
+    query = select(table.c.id, table.c.name, table.c.type).where(lineage_filter(table.c, state.steps))
+    rows = list((await state.session.execute(query)).all())
+    retconned = await state.retconned("entity", [r.id for r in rows])
+    return [(r.name, r.type) for r in rows if r.id not in retconned]
 
 
 def _defined(state: IngestState, index: Index) -> None:
@@ -129,9 +141,14 @@ def _owned(state: IngestState, index: Index) -> None:
 
 
 def _check_references(
-    state: IngestState, index: Index, by_name: dict[str, list[Any]], leaving: dict[str, str]
+    state: IngestState,
+    index: Index,
+    by_name: dict[str, list[Any]],
+    leaving: dict[str, str],
+    named: list[tuple[str, str]],
 ) -> None:
-    """Report each reference the files could not resolve: to nothing, to several entities, or the wrong type."""
+    """Report each reference the files could not resolve: to nothing (with the closest name of the import or of
+    canon that fits, `named`), to several entities, or the wrong type."""
     fitting: dict[tuple[str, tuple[str, ...]], bool] = {}
 
     def fits(type_name: str, expected: tuple[str, ...]) -> bool:
@@ -148,7 +165,7 @@ def _check_references(
         """Return the field's owner and the reference in words: "Mira Vyr", "“Tobin”"."""
         return names.get(u.source_id, f"“{u.source_id}”"), f"“{_spelled(u.target_id)}”"
 
-    def known_like(expected: tuple[str, ...]) -> str:
+    def known_like(expected: tuple[str, ...], written: str) -> str:
         """Return, in the import's own names, what could be named instead: "; its Persons: Ser Aldric ..."."""
         fitting = [
             e.name
@@ -157,6 +174,12 @@ def _check_references(
             for e in f.result.entries
             if not expected or fits(e.entity_type, expected)
         ]
+        in_canon = [name for name, type_name in named if not expected or fits(type_name, expected)]
+        close = difflib.get_close_matches(
+            _spelled(written.strip('“”"')), [*fitting, *in_canon], n=1, cutoff=0.6
+        )
+        if close:
+            return f' (did you mean "{close[0]}"?)'
         if not fitting:
             return ""
         shown = ", ".join(fitting[:3]) + (" ..." if len(fitting) > 3 else "")
@@ -183,7 +206,7 @@ def _check_references(
                 message = (
                     f'"{u.field}" of {owner} names {written}, which is no entry of this file, of the other '
                     f"files of this import, or of the campaign's canon (expected {article(kinds)} {kinds})"
-                    f"{known_like(u.expected_types)}{_lineage_hint(u.field, written)}"
+                    f"{known_like(u.expected_types, written)}{_lineage_hint(u.field, written)}"
                 )
             elif u.expected_types and not fits(target.type, u.expected_types):
                 message = (

@@ -98,6 +98,7 @@ RelationType = Literal[
     "ALLY_OF",
     "ENEMY_OF",
     "MADE",
+    "FOUNDED",
     "POSSESSES",
     "LOCATED_IN",
 ]

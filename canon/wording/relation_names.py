@@ -35,6 +35,7 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "LIVES_IN": ("home in", "resides in", "dwells in"),
     "POSSESSES": ("owns", "has", "carries", "holds", "wields"),
     "MADE": ("forged", "crafted", "built", "maker of"),
+    "FOUNDED": ("founder of", "established", "started"),
     "WORSHIPS": ("prays to", "devoted to", "follows"),
     "KILLED": ("slew", "murdered", "slain"),
     "DEFEATED": ("beat", "conquered", "vanquished"),

@@ -40,6 +40,7 @@ PHRASES: Mapping[str, str] = {
     "POSSESSES": "{s} has {o}",
     "MADE_OF": "{s} is made of {o}",
     "MADE": "{s} made {o}",
+    "FOUNDED": "{s} founded {o}",
     "OCCURRED_AT": "{s} took place at {o}",
     "OCCURRED_DURING": "{s} took place during {o}",
     "PARTICIPATED_IN": "{s} took part in {o}",

@@ -44,7 +44,7 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
 
 
 #: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
-DATED_ATTRIBUTES = {"made": "was made", "first_appeared": "first appeared"}
+DATED_ATTRIBUTES = {"made": "was made", "founded": "was founded", "first_appeared": "first appeared"}
 
 
 #: Relations that last a whole life and beyond: a parent stays a parent after a death, so no end is said.

@@ -17,7 +17,8 @@ from canon.campaign_calendar import CampaignCalendar
 from canon.date_words import calendar_words
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
-from canon.storage import Database, storage_fault, utc_now
+from canon.storage import Database, utc_now
+from canon.storage_faults import storage_fault
 from canon.visibility import Knowing, entity_facts_seen, passages_seen
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged

@@ -15,7 +15,8 @@ from typing import NamedTuple
 from sqlalchemy import BigInteger, func, insert, literal, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import children, fork_point_of, pin_source
+from canon.campaigns import children, pin_source
+from canon.forks import fork_point_of
 from canon.visibility import source_visibility_of
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 

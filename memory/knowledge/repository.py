@@ -20,7 +20,8 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import visibility
-from canon.campaigns import OPEN_END, LineageStep, lineage
+from canon.campaigns import lineage
+from canon.forks import OPEN_END, LineageStep
 from canon.models import NOW, Viewer
 from canon.visibility import source_stored_hidden
 from memory.knowledge.library_rows import attached_ids

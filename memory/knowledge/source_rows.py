@@ -12,8 +12,9 @@ from typing import NamedTuple
 from sqlalchemy import delete, select, update
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import get_campaign, lineage, pinned_sources
+from canon.campaigns import get_campaign, lineage
 from canon.errors import Conflict, InvalidInput, NotFound
+from canon.forks import pinned_sources
 from canon.storage import utc_now
 from canon.visibility import source_visibility_of
 from memory.knowledge.models import KnowledgeClass, SourceInfo

@@ -2,13 +2,16 @@
 
 Edges: the leader LEADS the faction, its seat is SEAT_OF it, each member MEMBER_OF it (a person, creature,
 deity or another faction), and the faction ALLY_OF each ally and ENEMY_OF each rival (both ways: one edge per
-pair, whichever side lists it). `goals` is a list of text. `gm_notes` and the fields `gm_only` lists are the
-GM's alone.
+pair, whichever side lists it). Its `founder` (a person or a god, by name or id) FOUNDED it, on its `founded`
+date when given (a date in the calendar's words, kept as the attribute `founded`); whom it worships (`worships`,
+kept as its `religion`) and what it speaks (`language`) are words as written: a god's or a tongue's name.
+`goals` is a list of text. `gm_notes` and the fields `gm_only` lists are the GM's alone; a GM-only `founded`
+leaves a public founder's tie undated.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, ClassVar
 
 from pydantic import Field, JsonValue
 
@@ -17,6 +20,7 @@ from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     AGENTS,
     PLACES,
+    Date,
     Entry,
     Id,
     LoreModel,
@@ -28,9 +32,14 @@ from canon.structured.schemas import (
 )
 
 if TYPE_CHECKING:
+    from canon.calendar import WorldDate
     from canon.structured.normalise import Normaliser
+    from canon.structured.schemas import EntityType
+    from canon.structured.validate import Loc
 
 _LEADERS: tuple[TargetType, ...] = ("Person", "Deity")
+#: Who may found a group or a place (FOUNDED): a person or a god.
+FOUNDERS: tuple[TargetType, ...] = ("Person", "Deity")
 
 
 class Faction(Entry):
@@ -45,9 +54,22 @@ class Faction(Entry):
     allies: list[Ref] = Field(default_factory=list)
     rivals: list[Ref] = Field(default_factory=list)
     goals: list[Text] = Field(default_factory=list)
+    founder: Ref | None = None
+    founded: Date | None = None
+    # Whom they worship and what they speak, in words: a god's or a tongue's name, or "the old gods".
+    worships: Text | None = None
+    language: Text | None = None
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
+
+    # The ontology's names for them: `founded_by` is the founder, `religion` or `faith` whom they worship.
+    yaml_aliases: ClassVar[dict[str, str]] = {
+        "founded_by": "founder",
+        "religion": "worships",
+        "faith": "worships",
+        "tongue": "language",
+    }
 
 
 class FactionsFile(LoreModel):
@@ -63,17 +85,41 @@ def normalise(n: Normaliser, document: FactionsFile) -> None:
         attributes: dict[str, JsonValue] = {
             "aliases": list(faction.aliases),
             "goals": list(faction.goals),
+            "founded": n.date_text(faction.founded),
+            "religion": faction.worships,
+            "language": faction.language,
             "description": faction.description,
             "gm_notes": faction.gm_notes,
         }
         hidden = hidden_fields(n, faction, loc)
         visibility = faction.visibility or "public"
         n.define("Faction", faction.id, faction.name, attributes, visibility, loc, hidden)
-        n.link_fields("Faction", faction, loc, gm_only=hidden)
+        n.link_fields("Faction", faction, loc, skip=("founder",), gm_only=hidden)
+        link_founder(n, "Faction", faction.id, loc, faction.founder, faction.founded, hidden)
         for rival in faction.rivals:
             if rival in faction.allies:
                 index = faction.rivals.index(rival)
                 n.v.report((*loc, "rivals", index), f'"{rival}" is listed both as an ally and as a rival')
+
+
+def link_founder(
+    n: Normaliser,
+    entity_type: EntityType,
+    owner: str,
+    loc: Loc,
+    founder: str | None,
+    founded: WorldDate | None,
+    hidden: tuple[str, ...] = (),
+) -> None:
+    """Check a founding date and record who FOUNDED the entry, from that date unless only the GM may read the
+    date while anyone may read who (the tie's date would tell it)."""
+    if founded is not None:
+        n.check_date(owner, founded, (*loc, "founded"), "founded")
+    if founder is None:
+        return
+    secret = "founder" in hidden
+    dated = founded if secret or "founded" not in hidden else None
+    n.link(entity_type, "founder", owner, (*loc, "founder"), founder, valid_from=dated, gm_only=secret)
 
 
 KIND = KindSpec(
@@ -97,6 +143,9 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Faction", field="rivals", relation="ENEMY_OF", outgoing=True, target_types=AGENTS
+        ),
+        RelationField(
+            entity_type="Faction", field="founder", relation="FOUNDED", outgoing=False, target_types=FOUNDERS
         ),
     ),
 )

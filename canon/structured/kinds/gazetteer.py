@@ -4,6 +4,7 @@ Edges: location PART_OF its place, a culture CULTURE_OF the location, each event
 (dated by the event on ingest, so that it is the same fact as a timeline's `location`), region PART_OF its
 parent region, and whatever a region `contains` PART_OF it. A place's `aliases` are names it is found by (as a
 character's), its `population` an attribute as written: a number (`2400`) or words (`a few hundred souls`).
+A place's `founder` (a person or a god, by name or id) FOUNDED it.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.factions import FOUNDERS
 from canon.structured.schemas import (
     PLACES,
     Entry,
@@ -51,6 +53,7 @@ class Location(Entry):
     coordinates: Coordinates | None = None
     description: Text | None = None
     events_held: list[Ref] = Field(default_factory=list)
+    founder: Ref | None = None
 
 
 class Region(Entry):
@@ -63,6 +66,7 @@ class Region(Entry):
     parent_region: Ref | None = None
     contains: list[Ref] = Field(default_factory=list)
     description: Text | None = None
+    founder: Ref | None = None
 
 
 class GazetteerFile(LoreModel):
@@ -148,6 +152,12 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Region", field="contains", relation="PART_OF", outgoing=False, target_types=PLACES
+        ),
+        *(
+            RelationField(
+                entity_type=place, field="founder", relation="FOUNDED", outgoing=False, target_types=FOUNDERS
+            )
+            for place in ("Location", "Region")
         ),
     ),
 )

@@ -45,7 +45,8 @@ def fold_words(text: str) -> list[str]:
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
-#: Verbs whose forms do not share a stem ("steal", "stole", "stolen"): each form reads as its first.
+#: Verbs whose forms do not share a stem ("steal", "stole", "stolen"; "leave", "left"), as a question asks them and
+#: a bible tells them: each form reads as its first.
 _IRREGULAR = {
     form: forms[0]
     for forms in (
@@ -68,6 +69,42 @@ _IRREGULAR = {
         ("know", "knew", "known"),
         ("slay", "slew", "slain"),
         ("die", "dies", "died", "dying"),
+        ("leave", "left"),
+        ("flee", "fled"),
+        ("go", "went", "gone"),
+        ("fall", "fell", "fallen"),
+        ("keep", "kept"),
+        ("tell", "told"),
+        ("send", "sent"),
+        ("make", "made"),
+        ("come", "came"),
+        ("ride", "rode", "ridden"),
+        ("rise", "rose", "risen"),
+        ("hold", "held"),
+        ("wear", "wore", "worn"),
+        ("win", "won"),
+        ("choose", "chose", "chosen"),
+        ("swear", "swore", "sworn"),
+        ("begin", "began", "begun"),
+        ("forsake", "forsook", "forsaken"),
+        ("run", "ran"),
+        ("say", "said"),
+        ("pay", "paid"),
+        ("lead", "led"),
+        ("feel", "felt"),
+        ("bear", "bore", "borne"),
+        ("sink", "sank", "sunk"),
+        ("strike", "struck"),
+        ("meet", "met"),
+        ("spend", "spent"),
+        ("speak", "spoke", "spoken"),
+        ("teach", "taught"),
+        ("think", "thought"),
+        ("catch", "caught"),
+        ("throw", "threw", "thrown"),
+        ("grow", "grew", "grown"),
+        ("stand", "stood"),
+        ("become", "became"),
         # Units as the books abbreviate them in stat lines ("30 ft.", "3 lb.").
         ("foot", "feet", "ft"),
         ("pound", "pounds", "lb", "lbs"),
@@ -111,6 +148,14 @@ def _rank(word: str) -> str | None:
     return match.group(1) if match else _ORDINAL_WORDS.get(word) or _NUMBER_WORDS.get(word)
 
 
+_VOWELS = frozenset("aeiou")
+
+
+def _y_forms(stem: str) -> tuple[str, str]:
+    """Return the endings of a word ending in a consonant and "y", given without its "y" ("spies", "spied")."""
+    return stem + "ies", stem + "ied"
+
+
 @functools.lru_cache(maxsize=65536)
 def same_word(a: str, b: str) -> bool:
     """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
@@ -122,6 +167,8 @@ def same_word(a: str, b: str) -> bool:
     if None not in ranks:
         return ranks[0] == ranks[1]
     short, long_ = sorted((a, b), key=len)
+    if len(short) >= 3 and short[-1] == "y" and short[-2] not in _VOWELS and long_ in _y_forms(short[:-1]):
+        return True  # a last "y" after a consonant made "i": "spy", "spies"; "carry", "carried"
     if len(short) >= 3 and long_ in (short + short[-1] + "ing", short + short[-1] + "ed"):
         return True  # the last letter doubled: "drag", "dragging"; "grab", "grabbed"
     if len(short) == 3:  # a short verb or noun and its endings only ("owe", "owes", "owed"; "run", "runs")

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaigns import Campaign, ChangesetRow, LineageStep
+from canon.campaigns import Campaign, ChangesetRow
 from canon.errors import GameError
+from canon.forks import LineageStep
 from canon.graph import CanonReader, NameRows, fold, visible_names
 from canon.models import Entity, EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology

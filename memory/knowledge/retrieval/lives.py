@@ -15,7 +15,7 @@ from sqlalchemy import column, select, table
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.calendar import UNKNOWN
-from canon.campaigns import LineageStep
+from canon.forks import LineageStep
 from canon.graph.reads import LineageReader
 from canon.graph.reads import story_date as story_date_of
 from canon.models import EntityCard, EntityRef

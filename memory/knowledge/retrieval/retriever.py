@@ -9,7 +9,8 @@ from collections.abc import Callable, Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.campaign_calendar import CampaignCalendar, EraDef
-from canon.campaigns import Campaign, LineageStep, get_campaign, lineage
+from canon.campaigns import Campaign, get_campaign, lineage
+from canon.forks import LineageStep
 from canon.graph import CanonReader
 from canon.models import Viewer
 from canon.ontology import Ontology

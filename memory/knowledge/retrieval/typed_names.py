@@ -3,7 +3,9 @@
 "whre is Belgrun Deep", "where is Halowforje": a window of the question that is no name is read as the name it is
 close to, by the fuzzy ratio the search is set with, or, for a name of six letters or more, by at most two letters
 changed, left out or added (first letters alike, and each word a slip of the name's word in its place: a slip,
-not another word). Only one entity may be that close:
+not another word). A window is never a name with a word of the question beside it: "sergeant tobin crale spy" is
+near Sergeant Tobin Crale, but "sergeant tobin crale" is nearer, so the name is that and "spy" stays the question's
+(`_overlong`). Only one entity may be that close:
 when two are equally close ("Kessarin", between Kessarine and Kessarion) the window names neither, and the
 question reads as one about a name nobody knows; it never guesses. The names given are those the asker may see
 (`entities.EntityFinder.names`), so a GM-only name is never reached by a player's slip, nor does it make one
@@ -45,12 +47,22 @@ def _word_by_word(key: str, name: str) -> bool:
     return all(Levenshtein.distance(t, n) <= most for t, n, most in zip(typed, named, allowed, strict=True))
 
 
+def _overlong(key: str, name: str, score: float) -> bool:
+    """Return whether a window holds more words than a name and the name's count of its first or last words is
+    at least as near the name: the window is the name with a word of the question beside it."""
+    typed, size = key.split(), len(name.split())
+    if len(typed) <= size:
+        return False
+    return any(fuzz.ratio(" ".join(part), name) >= score for part in (typed[:size], typed[-size:]))
+
+
 def closest(
     key: str, choices: Sequence[str], owners: Mapping[str, tuple[str, int]], cutoff: float
 ) -> tuple[list[str], float] | None:
     """Return the folded name a folded window is a slip of, with its score, or None when none is near; an
     empty list when two entities' names are equally near (the window names neither)."""
     near = process.extract(key, choices, scorer=fuzz.ratio, score_cutoff=cutoff, limit=_NEAR)
+    near = [(name, score, at) for name, score, at in near if not _overlong(key, name, score)]
     if near:
         found = _one_owner([(name, score) for name, score, _ in near], owners)
         return found, float(near[0][1])

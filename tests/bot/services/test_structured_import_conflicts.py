@@ -84,9 +84,9 @@ members:
     assert "The Young Prince" in born.message and "The Old King" in born.message
     assert any("kings.yaml" in side for side in born.sides)
     orphan = next(w for w in first.warnings if w.kind == "born_after_parents_death")
-    assert orphan.message.startswith("The Late Heir is born (old_kingdom.year_300) after the deaths")
-    assert "The Old King (old_kingdom.year_260)" in orphan.message
-    assert "The Old Queen (old_kingdom.year_270)" in orphan.message
+    assert orphan.message.startswith("The Late Heir is born (year 300 of the Old Kingdom) after the deaths")
+    assert "The Old King (year 260 of the Old Kingdom)" in orphan.message
+    assert "The Old Queen (year 270 of the Old Kingdom)" in orphan.message
     lines = tree.splitlines()
     cited = {int(side.rsplit("line ", 1)[1]) for side in orphan.sides if "kings.yaml, line" in side}
     assert {

@@ -23,6 +23,7 @@ from canon.ontology import base_ontology
 from canon.storage import Database
 from canon.structured.ingest import IngestReport
 from canon.tables import StatementRow
+from canon.wording import Wording, warning_sentence
 
 ERAS = """\
 kind: timeline
@@ -74,8 +75,12 @@ async def import_steps(db: Database, steps: Sequence[dict[str, str]]) -> list[In
             written = select(StatementRow.id).where(StatementRow.changeset_id == report.changeset_id)
             new = set((await session.execute(written)).scalars())
             whole = check(await whole_snapshot(reader), focus=new)
+            words = Wording(calendar=(await reader.calendar()).words())
+        # The report's warnings are the checks' findings, their dates in the calendar's words for the GM.
         found = sorted((w.kind, w.statement_ids, w.message) for w in report.warnings)
-        assert found == sorted((f.kind.value, f.statement_ids, f.message) for f in whole)
+        assert found == sorted(
+            (f.kind.value, f.statement_ids, warning_sentence(f.message, words)) for f in whole
+        )
         reports.append(report)
     return reports
 

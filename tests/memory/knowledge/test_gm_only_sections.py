@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from canon import campaigns
+from canon import campaigns, forks
 from canon.errors import InvalidInput
 from canon.models import Viewer
 from canon.storage import Database
@@ -232,7 +232,7 @@ async def test_showing_a_section_never_reaches_a_branch_forked_before(db: Databa
     campaign = await new_campaign(db, "Greyhaven")
     report = await service.import_bytes(campaign, "greyhaven.md", WITH_SECRET.encode())
     parent = await db.run(lambda s: campaigns.get_campaign(s, campaign))
-    point = campaigns.ForkPoint(changeset_id=campaigns.OPEN_END, up_to_time=campaigns.utc_now())
+    point = forks.ForkPoint(changeset_id=forks.OPEN_END, up_to_time=campaigns.utc_now())
     branch = await db.run(
         lambda s: campaigns.create_branch(s, parent, "Greyhaven what if", point, guild_id=None)
     )

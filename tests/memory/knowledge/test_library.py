@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import func, select
 
-from canon import campaigns
+from canon import campaigns, forks
 from canon.errors import Conflict, InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database
@@ -125,7 +125,7 @@ async def test_a_server_library_is_never_another_servers(db: Database, service: 
     for question in ("what is a gelatinous cube?", "transparent cube dungeon corridor acid"):
         assert "Gelatinous" not in texts(await service.ask(west, question, viewer=Viewer.GM))
     parent = await db.run(lambda s: campaigns.get_campaign(s, west))
-    point = campaigns.ForkPoint(changeset_id=campaigns.OPEN_END, up_to_time=campaigns.utc_now())
+    point = forks.ForkPoint(changeset_id=forks.OPEN_END, up_to_time=campaigns.utc_now())
     branch = await db.run(
         lambda s: campaigns.create_branch(s, parent, "Westhaven what if", point, guild_id=1)
     )

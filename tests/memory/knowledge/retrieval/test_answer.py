@@ -80,6 +80,14 @@ def test_a_three_letter_word_matches_its_endings_only() -> None:
     assert not same_word("cat", "catch") and not same_word("elf", "elves")
 
 
+def test_a_last_y_made_i_and_a_past_not_made_by_an_ending_are_the_same_word() -> None:
+    # "is he a spy" against "spies for the Margrave"; "did the order leave" against "left".
+    assert same_word("spy", "spies") and same_word("spied", "spy") and same_word("carry", "carried")
+    assert same_word("leave", "left") and same_word("fled", "flee") and same_word("gone", "went")
+    assert not same_word("day", "dies") and not same_word("play", "plaies") and not same_word("spy", "spite")
+    assert not same_word("leave", "lift") and not same_word("left", "felt")
+
+
 def test_nothing_known_when_no_passage_holds_the_question_s_names() -> None:
     answer = compose("Who is Ysolde's brother?", [card("Ysolde Marrow")], [ELF, DEEP_SPEECH])
     assert not answer.known and answer.mode == AnswerMode.NOTHING

@@ -44,6 +44,22 @@ def test_names_are_linked_in_part_possessive_plural_and_misspelt() -> None:
     assert singulars("harpies") == ["harpy", "harpi", "harpie"]
 
 
+def test_a_name_never_takes_the_question_s_next_word() -> None:
+    # "sergeant tobin crale spy" is near enough to be a slip of the name, but the name itself is nearer: the name
+    # is the window that is it, and "spy" stays the question's; a slip inside the name is still read through.
+    table = names(("Sergeant Tobin Crale", 1), ("Pellam Voss", 2))
+    for question in ("who does sergeant tobin crale spy for", "who does sergeant tobin crale work for"):
+        found = best_matches(question, table, SearchConfig())
+        assert [(m.matched, m.window) for m in found] == [("Sergeant Tobin Crale", "sergeant tobin crale")]
+    found = best_matches("spy sergeant tobin crale", table, SearchConfig())
+    assert [m.window for m in found] == ["sergeant tobin crale"]
+    found = best_matches("who does sergent tobin crale spy for", table, SearchConfig())
+    assert [(m.matched, m.window) for m in found] == [("Sergeant Tobin Crale", "sergent tobin crale")]
+    # A title the name is not written with, before it: the name is still the name alone.
+    found = best_matches("who does captain pellam voss spy for", table, SearchConfig())
+    assert [(m.matched, m.window) for m in found] == [("Pellam Voss", "pellam voss")]
+
+
 def test_a_first_name_an_event_s_name_also_holds_finds_both() -> None:
     # The question's form chooses between them later (`answer_graph`); a family name typed as a plural names
     # nobody.
