@@ -161,8 +161,7 @@ def _scored(
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | text_words(result.text, keys, how)
         own_name = _entry_name(result)
-        shown = examples(result.text)
-        columns = row_headers(result.text)  # a table row stands under its columns' names
+        shown, columns = examples(result.text), row_headers(result.text)  # a row: under its columns' names
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
             continue
@@ -195,8 +194,7 @@ def _scored(
                 density *= ANOTHER  # about the entry's own subject, which the question does not name
             if count is not None and count.search(text):
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
-            if limit and says_limit(text):
-                density *= LIMIT  # "how much can the bag take": "can hold up to 500 pounds", not its own weight
+            density *= LIMIT if limit and says_limit(text) else 1.0  # "can hold up to 500 pounds"
             if is_example(text) or text in shown:
                 density *= EXAMPLE
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.
