@@ -16,6 +16,7 @@ import re
 from collections.abc import Sequence
 
 from memory.knowledge.question import FIELD_UNITS
+from memory.knowledge.retrieval.answer_sentence import has_amount
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 
 __all__ = ["LIMIT", "asks_limit", "limit_words", "row_headers", "says_limit"]
@@ -44,9 +45,8 @@ def says_limit(text: str) -> bool:
 
 
 #: The words of a question asking a limit that a sentence saying one says too ("take" of "how much can it take").
-_LIMIT_WORDS = frozenset(
-    {"take", "carry", "hold", "contain", "store", "lift", "fit", "max", "maximum", "limit", "capacity", "number"}
-)
+_LIMIT_VERBS = frozenset({"take", "carry", "hold", "contain", "store", "lift", "fit"})
+_LIMIT_WORDS = _LIMIT_VERBS | {"max", "maximum", "limit", "capacity", "number"}
 
 
 #: "How much mass can ...": the word measured, which the limit's amount says ("up to 300 kilos").
@@ -57,7 +57,7 @@ def limit_words(question: str, asked: Sequence[str], text: str) -> set[str]:
     """Return the question's words a sentence saying a limit with an amount says by saying it: the limit's own
     words ("take", "max"), the word measured ("mass" of "how much mass can it take") and a measure in its units
     ("weight" by "500 pounds"); none for another sentence."""
-    if not says_limit(text) or not re.search(r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten)\b", text):
+    if not says_limit(text) or not has_amount(text):
         return set()
     words = set(fold_words(text))
     measured = _MEASURED.search(question.casefold())
