@@ -28,7 +28,9 @@ search's own evidence says the passage is the one asked about:
 `named_subject`: an answer to a question that describes its subject, quoted from a passage whose subject's name
 neither the question nor the answer says as it is written, starts with that subject ("Purple Worm: Hit: 19 (3d6
 + 9) piercing damage ...", "Robe of Eyes: The robe lets you see in all directions, ..." for "robe covered in eye
-patterns that lets you see in all directions").
+patterns that lets you see in all directions"). An answer to a description quoted from a lesser passage gives
+way to the best passage's, when `described` accepts that one ("spell that opens a passage through a stone wall":
+Passwall, not a sentence of Wall of Stone).
 """
 
 from __future__ import annotations
@@ -332,13 +334,19 @@ def named_subject(
     question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
 ) -> ShortAnswer:
     """Return the answer led by the subject of the passage it quotes first, when the question describes that
-    subject without naming its title (see the module docstring)."""
+    subject without naming its title, or the best passage's answer (`described`) instead of a lesser one's
+    (see the module docstring)."""
     if not answer.known or answer.mode != AnswerMode.EXTRACTIVE or not describes(question.text):
         return answer
     first = len(facts) + 1
     cited = [c.number for c in answer.citations if c.cited and c.number >= first]
     if not cited:
         return answer
+    if min(cited) > first and results[0].is_fact:
+        # Quoted from a lesser passage while the searches agree on the first, which holds the description.
+        best = described(question, facts, results, [], False)
+        if best is not None:
+            return best
     result = results[min(cited) - first]
     subject = subject_of(result)
     if subject is None or any(subject.casefold() in t.casefold() for t in (question.text, answer.text)):

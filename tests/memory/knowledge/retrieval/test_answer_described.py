@@ -6,8 +6,10 @@ The books here are a starship crew's xenobestiary (bold-led fields, no headings 
 
 from __future__ import annotations
 
+from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_described import (
     agreed,
     best_sentence,
@@ -229,3 +231,20 @@ def test_the_kind_a_description_names_must_be_the_passages() -> None:
     assert swarm is not None and swarm.text.startswith("Glasswing: ")
     # A drone is described: the section agreed on is no drone, though it holds the rest of the description.
     assert described(analyse("which drone flees from landers over the salt?"), [], results, [], False) is None
+
+
+def test_a_description_quoted_from_a_lesser_passage_is_answered_by_the_first_the_searches_agree_on() -> None:
+    question = analyse("which hull parasite drinks reactor coolant")
+    found = [ranked(VOIDEEL, 1, 1), ranked(GLASSWING, 2, 2)]
+    lesser = ShortAnswer(
+        text="They drift in clouds over the salt flats. [2]",
+        mode=AnswerMode.EXTRACTIVE,
+        known=True,
+        citations=[c.model_copy(update={"cited": c.number == 2}) for c in numbered([], found)],
+    )
+    answer = named_subject(question, [], found, lesser)
+    assert answer.text.startswith("Voideel: ") and "coolant" in answer.text, answer.text
+    # The first passage not holding the description: the lesser passage's answer stays, its subject named.
+    other = analyse("which swarm scatters when a lander's engines fire")
+    kept = named_subject(other, [], [ranked(VOIDEEL, 1, 1), ranked(GLASSWING, 2, 2)], lesser)
+    assert kept.text.startswith("Glasswing: "), kept.text
