@@ -10,7 +10,8 @@ search's own evidence says the passage is the one asked about:
 1. the two searches agree (`agreed`): the passage is first, the meaning search ranks it first or second and the
    word search near the top too (the two ranks summing to at most `AGREED_RANKS`): two readings of the question
    that share no scoring found the same section; for a question that describes, the word search ranking it
-   first and the meaning search finding it lower, no other passage agreed on by both (`word_led`), is enough
+   first and the meaning search finding it lower, no other passage agreed on by both that holds as much of the
+   description (`word_led`), or both searches finding it in their first few (`near`: "5 + 1", "2 + 4"), is enough
    when the passage holds half the question's content words or more (`LED_SHARE`);
 2. a question that does not describe a subject by its form (`describes`) must also have most of its content words
    (an ending apart, or in the books' words) in that passage (`MIN_SHARE`), and not ask who, where, why or when
@@ -60,6 +61,7 @@ __all__ = [
     "describes",
     "kind_words",
     "named_subject",
+    "near",
     "subject_of",
     "word_led",
 ]
@@ -73,6 +75,8 @@ SEMANTIC_RANK = 2
 #: describes (`word_led`), and the share of its content words that passage must then hold.
 SEMANTIC_FOUND = 20
 LED_SHARE = 0.5
+#: The rank both searches must give the best passage at most for a question that describes (`near`).
+NEAR_RANK = 5
 #: The share of a question's content words the best passage must hold when the question does not describe.
 MIN_SHARE = 0.75
 #: ... and when it describes (a description's words are mostly the player's own, some of them the book's).
@@ -129,6 +133,7 @@ def kind_words(text: str) -> list[str]:
         return []
     said = " ".join(text.casefold().replace("’", "'").split())
     said = re.sub(r"^(?:which|what'?s|whats|what\s+is|what\s+are|what|(?:is|are)\s+there)\s+", "", said)
+    said = re.sub(r"^(?:the|a|an|some|any)\s+", "", said)  # "the garbage pit aberration": its kind's words
     end = _KIND_END.search(said, 1)
     words = fold_words(said[: end.start()] if end else said)[:KIND_WORDS]
     return [w for w in words if w not in STOPWORDS and w not in CHATTER and w not in _NO_KIND]
@@ -157,17 +162,29 @@ def agreed(result: LoreResult) -> bool:
     return semantic <= SEMANTIC_RANK and lexical + semantic <= AGREED_RANKS
 
 
-def word_led(results: Sequence[LoreResult]) -> bool:
+def word_led(results: Sequence[LoreResult], question: Question | None = None) -> bool:
     """Return whether the word search ranks the best passage first, the meaning search found it too, lower
-    (`SEMANTIC_FOUND`), and no other passage is one both searches agree on (`agreed`): a description's words are
-    the player's own, which the meaning search reads less well than the word search its rarer words
-    ("lobster-like aberration whose tentacles paralyze you")."""
+    (`SEMANTIC_FOUND`), and no other passage is one both searches agree on (`agreed`) holding as much of the
+    `question`'s words (any agreed one, without a question): a description's words are the player's own, which
+    the meaning search reads less well than the word search its rarer words ("lobster-like aberration whose
+    tentacles paralyze you": the otyugh, an aberration with tentacles too, is no rival to the chuul)."""
     if not results:
         return False
     lexical, semantic = _rank(results[0], "lexical"), _rank(results[0], "semantic")
     if lexical != 1 or semantic is None or semantic > SEMANTIC_FOUND:
         return False
-    return not any(agreed(r) for r in results[1:])
+    rivals = [r for r in results[1:] if agreed(r)]
+    if question is None or not rivals:
+        return not rivals
+    share = content_share(question, results[0])
+    return all(content_share(question, r) < share for r in rivals)
+
+
+def near(result: LoreResult) -> bool:
+    """Return whether both searches rank a passage in their first few (`NEAR_RANK`): two readings of a
+    description that share no scoring found it, neither far down."""
+    lexical, semantic = _rank(result, "lexical"), _rank(result, "semantic")
+    return lexical is not None and semantic is not None and max(lexical, semantic) <= NEAR_RANK
 
 
 def _content(question: Question) -> list[str]:
@@ -280,7 +297,7 @@ def described(
         return None
     describing = describes(question.text)
     both = agreed(first)
-    if not both and not (describing and word_led(results)):
+    if not both and not (describing and (word_led(results, question) or near(first))):
         return None
     if strange and (not describing or _named_unknown(question, unknown)):
         return None

@@ -17,6 +17,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import analyse, how_word
+from memory.knowledge.retrieval.amount_limits import LIMIT, asks_limit, limit_words, row_headers, says_limit
 from memory.knowledge.retrieval.answer_sentence import (
     EXAMPLE,
     NO_AMOUNT,
@@ -151,6 +152,7 @@ def _scored(
     total = sum(weight.values()) or 1.0
     amount = measure or asks_amount(question)
     count = counted(question)
+    limit = amount and asks_limit(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     pairs = word_pairs(question)
     scored: list[QuotedSentence] = []
@@ -159,7 +161,7 @@ def _scored(
         heading = set(fold_words(" ".join([result.source_title, *result.heading_path])))
         passage = heading | text_words(result.text, keys, how)
         own_name = _entry_name(result)
-        shown = examples(result.text)
+        shown, columns = examples(result.text), row_headers(result.text)  # a row: under its columns' names
         other = bool(own_name) and not any(has_word(set(keys), w) for w in own_name)
         if not all(has_word(passage, n) for n in names):
             continue
@@ -168,13 +170,13 @@ def _scored(
         damp = (1.0 - 0.12 * rank) * (0.5 if result.out_of_date or result.overruled else 1.0)
         placed = _placed(result, kind_lines=kind_lines, other=other)
         for position, (section, label, text) in enumerate(placed):
-            words = text_words(text, keys, how)
+            words = text_words(text, keys, how) | (limit_words(question, keys, text) if limit else set())
             needed = needs(result, section) if needs is not None else ()
             if needed and not all(says_field(w, text, words | set(fold_words(label or ""))) for w in needed):
                 continue  # a field asked: the sentence says it ("a +2 bonus to AC")
             # A sentence is under its section's heading and its block's bold name ("Engulf": every sentence); one
             # going on from the sentence before (`_GOES_ON`: "On a failure, …") is about what that one says.
-            above = heading | set(fold_words(section or "")) | set(fold_words(label or ""))
+            above = heading | set(fold_words(f"{section or ''} {label or ''} {columns.get(text, '')}"))
             if position and placed[position - 1][:2] == (section, label) and _GOES_ON.match(text):
                 above |= set(fold_words(placed[position - 1][2]))
             if relation and not all(covers(words, w) for w in relation):
@@ -192,6 +194,7 @@ def _scored(
                 density *= ANOTHER  # about the entry's own subject, which the question does not name
             if count is not None and count.search(text):
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
+            density *= LIMIT if limit and says_limit(text) else 1.0  # "can hold up to 500 pounds"
             if is_example(text) or text in shown:
                 density *= EXAMPLE
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.

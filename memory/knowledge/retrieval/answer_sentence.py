@@ -38,10 +38,11 @@ __all__ = [
     "word_pairs",
 ]
 
-#: A question asking an amount ("how much damage", "how many berries", "what DC"), and what says one.
+#: A question asking an amount ("how much damage", "how many berries", "what DC", "max number of items", "up to
+#: how many"), and what says one.
 _ASKS_AMOUNT = re.compile(
     r"\bhow (?:much|many|long|far|big|heavy|fast|deep|high|tall|old|wide|often)\b|\bwhat (?:dc|difficulty)\b"
-    r"|\bdc\b"
+    r"|\bdc\b|\b(?:max|maximum|min|minimum)\s+(?:[\w'-]+\s+)?(?:number|amount|count)\b|\bnumber of\b"
 )
 _AMOUNT = re.compile(
     r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|half|"

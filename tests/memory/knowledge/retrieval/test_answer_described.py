@@ -97,9 +97,16 @@ def test_a_description_agreed_on_is_answered_with_the_subject_named_and_its_best
     assert [c.cited for c in answer.citations] == [True, False]
 
 
-def test_a_description_the_searches_disagree_on_is_nothing_known() -> None:
+def test_a_description_the_searches_disagree_on_is_nothing_known_unless_the_first_holds_it() -> None:
+    # Both searches have it in their first few and it holds the description: it answers.
     question = "which space parasite sucks the coolant out of a ship?"
     answer = reply(analyse(question), [], [ranked(VOIDEEL, 1, 3), ranked(GLASSWING, 2, 1)])
+    assert answer.known and answer.text.startswith("Voideel"), answer.text
+    # Unrelated to the description, or far down the meaning search's list: nothing known.
+    other = "which space parasite spits acid at the crew's visors?"
+    answer = reply(analyse(other), [], [ranked(VOIDEEL, 1, 3), ranked(GLASSWING, 2, 1)])
+    assert not answer.known and answer.text.startswith("Nothing the table knows")
+    answer = reply(analyse(question), [], [ranked(VOIDEEL, 7, 1), ranked(GLASSWING, 2, 2)])
     assert not answer.known and answer.text.startswith("Nothing the table knows")
 
 
@@ -209,6 +216,12 @@ def test_the_kind_a_description_names_must_be_the_passages() -> None:
     assert kind_words("which gigantic burrowing worm swallows people") == ["gigantic", "burrowing", "worm"]
     assert kind_words("black sphere that destroys any matter") == ["black", "sphere"]
     assert kind_words("what's the flying lion thing that shoots spikes") == ["flying", "lion"]
+    # An article before a description is no word of its kind: all three words left name it.
+    assert kind_words("the vacuum hull parasite that drinks coolant") == ["vacuum", "hull", "parasite"]
+    voideel = described(
+        analyse("the vacuum hull parasite that drinks coolant"), [], [ranked(VOIDEEL, 1, 4)], [], False
+    )
+    assert voideel is not None and voideel.text.startswith("Voideel: "), voideel
     results = [ranked(GLASSWING, 1, 1)]
     swarm = described(
         analyse("which swarm flees from landers over the salt?"), [], results, [], strange=False

@@ -51,10 +51,26 @@ def test_a_passage_the_meaning_search_did_not_find_or_ranked_far_does_not_answer
         assert described(analyse(QUESTION), [], found, [], False) is None, semantic
 
 
-def test_a_rival_both_searches_agree_on_leaves_the_description_unknown() -> None:
-    found = [ranked(MIREWORT, 1, 9), ranked(ASHCAP, 2, 1)]
-    assert not word_led(found)
+FENREED = passage(
+    "Fenreed is a bog herb with curling grey leaves. Pressed on a cut, it stops the bleeding.",
+    "Herbal",
+    "Fenreed",
+    chunk_id=3,
+)
+
+
+def test_a_rival_both_searches_agree_on_holding_as_much_of_the_description_leaves_it_unknown() -> None:
+    found = [ranked(MIREWORT, 1, 9), ranked(FENREED, 2, 1)]
+    assert not word_led(found, analyse(QUESTION))
     assert described(analyse(QUESTION), [], found, [], False) is None
+
+
+def test_a_rival_holding_little_of_the_description_does_not_stop_the_first() -> None:
+    # Ashcap is agreed on by both searches, but it is grey and no more: no rival to the herb described.
+    found = [ranked(MIREWORT, 1, 9), ranked(ASHCAP, 2, 1)]
+    assert not word_led(found) and word_led(found, analyse(QUESTION))
+    answer = described(analyse(QUESTION), [], found, [], False)
+    assert answer is not None and answer.text.startswith("Mirewort"), answer
 
 
 def test_a_description_the_passage_holds_too_little_of_stays_unknown_when_only_the_word_search_leads() -> (
