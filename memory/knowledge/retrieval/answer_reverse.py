@@ -7,7 +7,8 @@
   ontology keeps no liege or employer tie).
 The things read as one sentence ("Perrin Wexley made the Green Lamp and the Reed Flask."), six at most and the rest
 counted ("and 2 more"). A card holds only what the asker may see, so a GM-only tie is neither named nor counted to
-a player, who reads what a person with none written reads ("Nothing the table knows says what Hob Lantry has.").
+a player. A person with none the asker may see is left to the other forms, so a player whose every tie is hidden
+reads word for word what a person with none written reads.
 """
 
 from __future__ import annotations
@@ -34,41 +35,12 @@ _SERVE = r"(?:work\s+for|serve|answer\s+to|belong\s+to|report\s+to|owe\s+allegia
 _WHAT = r"^\s*what(?:\s+(?:things?|items?|objects?|groups?|factions?|places?))?\s+(?:did|does|do|has|have)\s+"
 _WHO = r"^\s*(?:who|whom|which\s+\w+)\s+(?:does|did|do)\s+"
 _END = r"(?:\s+(?:now|today|still|currently))?\s*[?.!]*\s*$"
-#: Each form: its pattern, the tie it reads (from the person), its verb for one and for many, and what the
-#: answer with none says is not known ("what {} has", "what {} have": the person's name goes in the braces).
-_FORMS: tuple[tuple[re.Pattern[str], str, str, str, str, str], ...] = (
-    (
-        re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_MAKE}{_END}"),
-        "MADE",
-        "made",
-        "made",
-        "what {} made",
-        "what {} made",
-    ),
-    (
-        re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_HOLD}{_END}"),
-        "POSSESSES",
-        "has",
-        "have",
-        "what {} has",
-        "what {} have",
-    ),
-    (
-        re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_FOUND}{_END}"),
-        "FOUNDED",
-        "founded",
-        "founded",
-        "what {} founded",
-        "what {} founded",
-    ),
-    (
-        re.compile(rf"{_WHO}(?P<who>.+?)\s+{_SERVE}{_END}"),
-        "MEMBER_OF",
-        "is a member of",
-        "are members of",
-        "whom {} serves",
-        "whom {} serve",
-    ),
+#: Each form: its pattern, the tie it reads (from the person), and its verb for one and for many.
+_FORMS: tuple[tuple[re.Pattern[str], str, str, str], ...] = (
+    (re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_MAKE}{_END}"), "MADE", "made", "made"),
+    (re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_HOLD}{_END}"), "POSSESSES", "has", "have"),
+    (re.compile(rf"{_WHAT}(?P<who>.+?)\s+{_FOUND}{_END}"), "FOUNDED", "founded", "founded"),
+    (re.compile(rf"{_WHO}(?P<who>.+?)\s+{_SERVE}{_END}"), "MEMBER_OF", "is a member of", "are members of"),
 )
 
 
@@ -85,7 +57,7 @@ def _listed(names: list[str]) -> str:
 def reverse_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return what the person the question names made, has or founded, or whom they serve, or None."""
     said = question.replace("’", "'").casefold()
-    for pattern, predicate, one, many, *unknown in _FORMS:
+    for pattern, predicate, one, many in _FORMS:
         asked = pattern.match(said)
         if asked is None:
             continue
@@ -94,10 +66,9 @@ def reverse_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
             if who not in (_folded(fact.matched), _folded(fact.entity_name)):
                 continue
             things = fact.tied(predicate, to_me=False)
-            name, plural = fact.entity_name, names_many(fact.entity_name)
             if not things:
-                said = unknown[plural].format(in_prose(name))
-                return f"Nothing the table knows says {said}. [{number}]", number
-            return f"{name} {many if plural else one} {_listed(things)}. [{number}]", number
+                return None
+            verb = many if names_many(fact.entity_name) else one
+            return f"{fact.entity_name} {verb} {_listed(things)}. [{number}]", number
         return None
     return None

@@ -144,11 +144,19 @@ def test_what_a_person_made_has_and_founded_and_whom_they_serve(cli: CliRunner, 
     assert said["who does Perrin Wexley work for"] == (
         "Perrin Wexley is a member of the Lampwrights and the Mire Company."
     )
-    assert said["who does Hob Lantry answer to"] == "Nothing the table knows says whom Hob Lantry serves."
+    assert (
+        said["who does Hob Lantry answer to"]
+        == "Nothing the table knows answers “who does Hob Lantry answer to?”."
+    )
 
 
 def test_ties_kept_for_the_gm_read_to_a_player_as_none_written(cli: CliRunner, tmp_path: Path) -> None:
+    """Hob Lantry's lens, Sorrel Vane's company and groups are all the GM's: a player reads, word for word, what
+    Dobbe Fairweather, who holds, founded and serves nothing written, reads."""
     asked = [
+        "what does Dobbe Fairweather have",
+        "what did Dobbe Fairweather found",
+        "who does Dobbe Fairweather serve?",
         "what does Hob Lantry have",
         "what did Sorrel Vane found",
         "who does Sorrel Vane serve?",
@@ -156,9 +164,14 @@ def test_ties_kept_for_the_gm_read_to_a_player_as_none_written(cli: CliRunner, t
         "who does Perrin Wexley work for",
     ]
     player = ask(cli, tmp_path, asked)
-    assert player["what does Hob Lantry have"] == "Nothing the table knows says what Hob Lantry has."
-    assert player["what did Sorrel Vane found"] == "Nothing the table knows says what Sorrel Vane founded."
-    assert player["who does Sorrel Vane serve?"] == "Nothing the table knows says whom Sorrel Vane serves."
+    for hidden, none in (
+        ("what does Hob Lantry have", "what does Dobbe Fairweather have"),
+        ("what did Sorrel Vane found", "what did Dobbe Fairweather found"),
+        ("who does Sorrel Vane serve?", "who does Dobbe Fairweather serve?"),
+    ):
+        name = hidden.split(" ")[2:4]
+        assert player[hidden] == player[none].replace("Dobbe Fairweather", " ".join(name)), player
+        assert player[none].startswith("Nothing the table knows"), player[none]
     assert not any("Mist Lens" in a or "Bone Comb" in a or "Stilt Guard" in a for a in player.values()), (
         player
     )
