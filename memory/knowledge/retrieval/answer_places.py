@@ -11,7 +11,8 @@ see:
   nearest first, with their kind when canon gives one ("Millbrook (a town) and Eelford (a village) are in the
   Low Fens."); a kind asked ("towns") that some of them have narrows the list to those;
 - "where is the Cutting" says the places holding it, nearest first ("The Cutting is in Scarp End, in the
-  Quarry Hills, in the Greywater Vale.").
+  Quarry Hills, in the Greywater Vale."); "which region is the Cutting in" says those of that kind, when canon
+  gives any ("The Cutting is in the Greywater Vale.").
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.places import asks_around, asks_residents, asks_where
+from memory.knowledge.retrieval.places import asks_around, asks_residents, asks_where, kind_where
 
 __all__ = ["places_answer"]
 
@@ -128,7 +129,7 @@ def _contents(question: str, facts: Sequence[CanonFact]) -> str | None:
     return " ".join(f"{s}." for s in said) + " [1]"
 
 
-def _where(facts: Sequence[CanonFact]) -> str | None:
+def _where(facts: Sequence[CanonFact], kind: str | None) -> str | None:
     by_name = {f.entity_name.casefold(): f for f in facts}
     chain: list[str] = []
     place: CanonFact | None = facts[0]
@@ -140,8 +141,19 @@ def _where(facts: Sequence[CanonFact]) -> str | None:
         place = by_name.get(holders[0].casefold())
     if not chain:
         return None
+    # "Which region is it in": the holders of that kind, when canon gives any (else all of them, nearest first).
+    of_kind = [c for c in chain if kind is not None and _of_kind(by_name.get(c.casefold()), facts, c, kind)]
+    chain = of_kind or chain
     name = facts[0].entity_name
     return f"{_opens(name)} is in " + ", in ".join(in_prose(c) for c in chain) + ". [1]"
+
+
+def _of_kind(fact: CanonFact | None, facts: Sequence[CanonFact], name: str, kind: str) -> bool:
+    """Return whether a place is of the kind asked: its type ("region"), or its card's kind's last word."""
+    own = _kind(facts, name)
+    return (fact is not None and fact.entity_type.casefold() == kind) or (
+        own is not None and _kind_asked(own, {kind}) is not None
+    )
 
 
 def places_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -151,7 +163,7 @@ def places_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if asks_around(question):
         said = _residents(question, facts) if asks_residents(question) else _contents(question, facts)
     elif asks_where(question):
-        said = _where(facts)
+        said = _where(facts, kind_where(question))
     else:
         return None
     return (said, 1) if said is not None else None

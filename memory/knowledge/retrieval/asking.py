@@ -20,7 +20,7 @@ from rapidfuzz.distance import OSA
 
 from memory.fulltext import STOPWORDS
 
-__all__ = ["ASKING", "misspelt", "were_where"]
+__all__ = ["ASKING", "as_of_today", "misspelt", "were_where"]
 
 _ASKING_TEXT = """
     who whom whose what when where which why how
@@ -88,3 +88,25 @@ def misspelt(question: str) -> dict[str, str]:
 def were_where(question: str) -> str:
     """Return a question opening "were did …" as "where did …" (any other "were" stays)."""
     return _WERE.sub(lambda m: f"{m[1]}{m[2]}here", question)
+
+
+#: A time word at a question's end, "as of today": "what's Tamsin's title now?", "where does she live these days".
+_NOW_AT_END = re.compile(
+    r"(?:,?\s+(?:right\s+now|now|these\s+days|nowadays|currently|presently|at\s+the\s+moment|at\s+present"
+    r"|today))+(\s*[?.!]*\s*)$",
+    re.IGNORECASE,
+)
+#: One before the verb: "where does she currently live", "who now rules Harl".
+_NOW_BEFORE = re.compile(r"(?<=\w)\s+(?:now|nowadays|currently|presently)(?=\s+[a-z])")
+#: A question of the date or the calendar keeps its "today" ("what is the date today").
+_ASKS_DATE = re.compile(
+    r"(?i)\b(?:date|day|days|year|years|month|season|week|time|era|calendar)\b|^\W*(?:what|which)(?:\s+is|'s)\s+today"
+)
+
+
+def as_of_today(question: str) -> str:
+    """Return a question with its time words dropped ("now", "these days", "currently", "at the moment", "today"),
+    at its end or before the verb: canon's answer is the one of today. A question of the date keeps them."""
+    if _ASKS_DATE.search(re.sub(r"(?i)\bthese\s+days\b", "", question)):
+        return question
+    return _NOW_BEFORE.sub("", _NOW_AT_END.sub(r"\1", question))

@@ -20,7 +20,15 @@ from canon.graph import CanonReader
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.candidates import EntityMatch
 
-__all__ = ["around", "asks_around", "asks_happened", "asks_residents", "asks_where", "found_around"]
+__all__ = [
+    "around",
+    "asks_around",
+    "asks_happened",
+    "asks_residents",
+    "asks_where",
+    "found_around",
+    "kind_where",
+]
 
 _PLACES = ("Location",)
 #: The most places read around the one asked (a region of many towns is said by its nearest ones).
@@ -42,6 +50,17 @@ _CONTENTS = re.compile(
 _HAPPENED = re.compile(
     r"^\s*(?:what|which\s+events?)\s+(?:happened|took\s+place|went\s+on|occurred)\s+(?:at|in|on|within|inside)\b",
     re.IGNORECASE,
+)
+#: The kinds of place a where-question may ask by ("which region is Cinderkirk in").
+_KINDS = (
+    r"(regions?|provinces?|countr(?:y|ies)|kingdoms?|realms?|lands?|count(?:y|ies)|duch(?:y|ies)|shires?"
+    r"|territor(?:y|ies)|nations?|continents?|cit(?:y|ies)|towns?|islands?)"
+)
+_BE = r"(?:is|are|was|were|lies|lie)"
+_KIND_WHERE = (
+    re.compile(rf"^\s*in\s+(?:which|what)\s+{_KINDS}\s+{_BE}\b", re.IGNORECASE),
+    re.compile(rf"^\s*(?:which|what)\s+{_KINDS}\s+{_BE}\b.*\b(?:in|within|of)\W*$", re.IGNORECASE),
+    re.compile(rf"\b{_BE}\s+(?:in|within|part\s+of)\s+(?:which|what)\s+{_KINDS}\b", re.IGNORECASE),
 )
 _WHERE = re.compile(r"^\s*where\s+(?:is|are|was|were|lies|lie)\b", re.IGNORECASE)
 
@@ -76,8 +95,18 @@ def found_around(fact: CanonFact) -> bool:
 
 
 def asks_where(question: str) -> bool:
-    """Return whether a question asks where something is (the places holding a place matter)."""
-    return bool(_WHERE.search(question))
+    """Return whether a question asks where something is (the places holding a place matter), or which place of
+    a kind holds it ("which region is Cinderkirk in", "Cinderkirk is in which region")."""
+    return bool(_WHERE.search(question)) or kind_where(question) is not None
+
+
+def kind_where(question: str) -> str | None:
+    """Return the kind of place a question asks holds something, as one word ("region"), or None."""
+    for pattern in _KIND_WHERE:
+        if (found := pattern.search(question)) is not None:
+            word = found[1].casefold()
+            return f"{word[:-3]}y" if word.endswith("ies") else word.removesuffix("s")
+    return None
 
 
 async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatch]) -> list[EntityMatch]:

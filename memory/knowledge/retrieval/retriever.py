@@ -21,7 +21,7 @@ from memory.embedding import Embedder
 from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
-from memory.knowledge.retrieval.asking import misspelt, were_where
+from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
 from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
@@ -238,8 +238,9 @@ class Retriever:
         self, campaign_id: int, question: str, *, viewer: Viewer, knowing: Knowing | None = None
     ) -> str:
         """Return the question with its misspelt asking words read right ("marrid" as "married",
-        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary)."""
-        question = were_where(question)
+        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), and its
+        time words dropped ("where does she live now": canon's answer is today's, `asking.as_of_today`)."""
+        question = as_of_today(were_where(question))
         found = misspelt(question)
         if not found:
             return question
