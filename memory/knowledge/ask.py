@@ -33,6 +33,7 @@ from memory.knowledge.retrieval.answer_eras import (
     calendar_answer,
 )
 from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
+from memory.knowledge.retrieval.answer_months import NO_MONTHS
 from memory.knowledge.retrieval.answer_parts import parts_answered, two_parts
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.eras import Opening
@@ -182,7 +183,7 @@ class Answerer:
         )
         if said is None:
             return None
-        known = said != NO_TODAY
+        known = said not in (NO_TODAY, NO_MONTHS)
         return ShortAnswer(text=said, mode=AnswerMode.GRAPH if known else AnswerMode.NOTHING, known=known)
 
     async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:

@@ -6,7 +6,10 @@
   last?": its bounds as the calendar gives them; of the era still running, how long it has lasted up to today,
   when the asker has one ("After the Crowning has lasted 51 years so far, since year 10.");
 - "what year is it?", "what's the date today?", "what era is it?": the calendar's today, or that canon holds none;
-- its seasons (`answer_seasons`): "which months are the wet season?", "what season is it?".
+- its seasons (`answer_seasons`): "which months are the wet season?", "what season is it?";
+- its months (`answer_months`): "how many months does the year have?", "how long is Thawmoon?";
+- two such questions in one ("what's today's date, and what age are we in?"): each part answered, one after the
+  other (the date and the era together in one sentence).
 
 The calendar is the asker's (`canon.calendar_seen`): a GM-only era is no era of a player's, so a player asking of
 it gets what any unknown name gets (these answers never speak of it), and a today in such an era is no today of
@@ -22,6 +25,7 @@ from collections.abc import Collection, Mapping, Sequence
 from canon.campaign_calendar import CampaignCalendar, EraDef, fold
 from canon.date_reading import present
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_months import asks_months, months_answer
 from memory.knowledge.retrieval.answer_seasons import IN_STORY, WHAT, asks_season, season_answer
 from memory.knowledge.retrieval.eras import Opening
 
@@ -47,6 +51,8 @@ _WHEN = re.compile(
     r"^(?:when|what\s+year)\s+did\s+(?P<era>.+?)\s+(?P<bound>begin|start|end|finish|stop|come\s+to\s+an\s+end)$"
     r"|^when\s+(?:was|is)\s+(?P<era2>.+?)$",
 )
+#: Two questions of the calendar in one: "what's today's date, and what age are we in".
+_TWO = re.compile(rf"^(?P<a>.+?),?\s+and\s+(?P<b>(?:{WHAT}|which|how|when)\b.+)$")
 _HOW_LONG = re.compile(
     r"^how\s+long\s+(?:did|was|is|has)\s+(?P<era>.+?)(?:\s+(?:last|lasted|go(?:ne)?\s+on))?$"
 )
@@ -186,7 +192,35 @@ def _today(calendar: CampaignCalendar, asked: str) -> str:
 def asks_calendar(question: str) -> bool:
     """Tell whether a question may ask of the calendar (today, or something of a name that may be an era)."""
     said = _said(question)
-    return any(p.match(said) for p in (_TODAY, _HOW_LONG, _WHEN, _WHAT_IS)) or asks_season(said)
+    if (two := _TWO.match(said)) is not None and all(_asks(p) for p in (two["a"], two["b"])):
+        return True
+    return _asks(said)
+
+
+def _asks(said: str) -> bool:
+    return (
+        any(p.match(said) for p in (_TODAY, _HOW_LONG, _WHEN, _WHAT_IS))
+        or asks_season(said)
+        or asks_months(said)
+    )
+
+
+def _both(
+    said: str, calendar: CampaignCalendar, glossary: Collection[str], facts: Sequence[CanonFact]
+) -> str | None:
+    """Return the answers to a question of two calendar questions, one after the other, or None (a part that is
+    not one of the calendar's)."""
+    two = _TWO.match(said)
+    if two is None:
+        return None
+    asked = [_TODAY.match(p) for p in (two["a"], two["b"])]
+    if all(asked):  # the date and the era: one sentence says both
+        words = {t["asked"] or t["asked2"] or "date" for t in asked if t is not None}
+        return _today(calendar, "era" if words & {"era", "age"} else "date")
+    answers = [calendar_answer(p, calendar, glossary=glossary, facts=facts) for p in (two["a"], two["b"])]
+    if any(a is None for a in answers):
+        return None
+    return " ".join(dict.fromkeys(a for a in answers if a is not None))
 
 
 def asked_era(question: str, calendar: CampaignCalendar, glossary: Collection[str] = ()) -> EraDef | None:
@@ -224,6 +258,8 @@ def calendar_answer(
         return _today(calendar, today["asked"] or today["asked2"] or "date")
     if (season := season_answer(said, calendar, NO_TODAY)) is not None:
         return season
+    if (months := months_answer(said, calendar)) is not None:
+        return months
     terms = {fold(t) for t in glossary}
     if (found := _HOW_LONG.match(said)) and (era := _era(found["era"], calendar, terms)):
         return _how_long(calendar, era)
@@ -238,4 +274,4 @@ def calendar_answer(
     found = _WHAT_IS.match(said)
     if found and (era := _era(found["era"] or found["era2"] or found["era3"], calendar, terms)):
         return _what_is(calendar, era, facts)
-    return None
+    return _both(said, calendar, glossary, facts)

@@ -118,3 +118,25 @@ def test_ac_stays_armor_class_where_the_gm_said_so(cli: CliRunner, tmp_path: Pat
         cli, tmp_path, CAMPAIGN, ["what is AC", "what is after the crowning"], citations=False
     )
     assert answers == {"what is AC": ARMOR_CLASS, "what is after the crowning": CROWNING}
+
+
+def test_the_months_and_a_two_part_question_of_today(cli: CliRunner, tmp_path: Path) -> None:
+    set_calendar(
+        cli, tmp_path, HIDDEN_TODAY.replace("year 60 of the Sunken Reign", "year 60 of After the Crowning")
+    )
+    asked = [
+        "How many months does the Ashcrown year have?",
+        "list the months",
+        "how long is Highsun?",
+        "What's today's date in the campaign, and what age are we in?",
+    ]
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False) == {
+        **dict.fromkeys(
+            asked[:2], "The year has four months: Emberly, Rainmoot, Highsun and Max, each of 30 days."
+        ),
+        "how long is Highsun?": "Highsun has 30 days.",
+        asked[3]: "The era is After the Crowning (AC): today is 3 Emberly, year 60 of After the Crowning.",
+    }
+    set_calendar(cli, tmp_path, HIDDEN_TODAY)  # a today in the GM-only Sunken Reign: none of a player's
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked[3:], citations=False)
+    assert player == {asked[3]: NO_TODAY}
