@@ -21,7 +21,9 @@ _NOUN = r"(?:title|role|office|rank|position)s?"
 _END = r"(?:\s+(?:now|today|still|currently))?\s*[?.!]*\s*$"
 _FORMS = (
     re.compile(rf"^\s*what(?:'s|s|\s+is|\s+are|\s+was|\s+were)\s+(?P<who>.+?)(?:'s|')\s+{_NOUN}{_END}"),
-    re.compile(rf"^\s*what\s+{_NOUN}\s+(?:does|did|do)\s+(?P<who>.+?)\s+(?:hold|have|bear|carry|possess){_END}"),
+    re.compile(
+        rf"^\s*what\s+{_NOUN}\s+(?:does|did|do)\s+(?P<who>.+?)\s+(?:hold|have|bear|carry|possess){_END}"
+    ),
 )
 
 

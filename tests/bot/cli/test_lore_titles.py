@@ -91,7 +91,9 @@ def test_a_title_kept_for_the_gm_reads_to_a_player_as_none_written(cli: CliRunne
     """Corin Ash's title is the GM's: a player reads, word for word, what Pell Marrow, who has none, reads."""
     asked = ["what is Corin Ash's title?", "what is Pell Marrow's title?", "what title does Corin Ash hold"]
     player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
-    assert player["what is Pell Marrow's title?"] == "Nothing the table knows says what Pell Marrow's title is."
+    assert (
+        player["what is Pell Marrow's title?"] == "Nothing the table knows says what Pell Marrow's title is."
+    )
     assert player["what is Corin Ash's title?"] == "Nothing the table knows says what Corin Ash's title is."
     assert not any("Night Watch" in answer for answer in player.values()), player
     gm = ask_world(cli, tmp_path, CAMPAIGN, asked, gm=True)
