@@ -23,6 +23,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, MARRIAGE, TIES, kin_words
+from memory.knowledge.retrieval.kin_told import described_tie
 
 __all__ = ["ASKING", "family_answer", "kin_answer", "marriage_answer", "tie_said"]
 
@@ -174,7 +175,14 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         others = sorted(
             (f for f in named if f is not owner), key=lambda f: _named(question, f, by_name=True) < 0
         )
-        return (f"{_is_kin(owner, others[0], tie, sex)}. [{number}]", number) if others else None
+        if not others:
+            return None
+        said = _is_kin(owner, others[0], tie, sex)
+        told = _told(word, owner, others[0]) if said.startswith("Nothing") and ";" not in said else None
+        if told is not None:  # no tie, but a description tells one: "Osric Vennard: Brought up as …"
+            number = facts.index(told[1]) + 1
+            return f"{told[0]} [{number}]", number
+        return f"{said}. [{number}]", number
     found, unsure, every = _sorted(owner.kin, tie, sex)
     name = owner.entity_name
     if not found and not unsure:
@@ -226,6 +234,20 @@ def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
         return None
     lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
     return f"{lead}; {_unsaid(unsure, tie, sex)}", unsure  # one canon says is of the other sex is not asked
+
+
+def _told(word: str, owner: CanonFact, other: CanonFact) -> tuple[str, CanonFact] | None:
+    """Return the sentence of the two's descriptions, as the asker's cards hold them, telling the tie asked
+    (`kin_told`), and whose card told it; None when none does."""
+    me, them = owner.entity_name, other.entity_name
+    said = [(them, _description(other), me), (me, _description(owner), them)]
+    found = described_tie(word, said)
+    return (found[0], (other, owner)[found[1]]) if found else None
+
+
+def _description(fact: CanonFact) -> str:
+    head = f"{possessive(fact.entity_name)} description: "
+    return fact.description or next((f[len(head) :] for f in fact.facts if f.startswith(head)), "")
 
 
 def _be(names: Sequence[str]) -> str:

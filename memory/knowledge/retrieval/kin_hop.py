@@ -5,7 +5,9 @@ The relative is the tie's people as the asker may see them (`retrieval.kin`: a G
 player), of the sex the kin word names where canon says one's (`answer_kin.tie_said`). The step found stands for
 the words naming the relative, so the rest of the question is asked of each one found, the step said first
 (`answer_graph`): "Lira Reed's mother is Ilse Marr; Ilse Marr lives in Quillhaven." Where the tie names no one,
-the step is the whole answer: "Nothing the table knows names a mother of Corin Vale." A question asking only who
+the step is the whole answer: "Nothing the table knows names a mother of Corin Vale.", unless the question
+names another one and a description the asker may read tells the tie of the two (`kin_told`): "Osric Vennard:
+Brought up as Tamsin's son and heir." A question asking only who
 the relative is ("who is Corin's mum") is the kin answers' (`answer_kin`), as it always was.
 """
 
@@ -16,11 +18,13 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import NamedTuple
 
 from canon.graph import CanonReader
+from canon.models import EntityCard
 from canon.wording import PLAIN
 from memory.knowledge.retrieval.answer_kin import ASKING, tie_said
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.kin import KIN_WORDS, kin_of
+from memory.knowledge.retrieval.kin_told import described_tie
 
 __all__ = ["Hop", "kin_hop"]
 
@@ -89,7 +93,33 @@ async def _hop(
     kin = await kin_of(reader, owner_id, PLAIN)
     told = tie_said(entity.name, kin, word)
     if told is None:
+        others = [m.entity_id for m in named if m.entity_id != owner_id]
+        described = await _described(reader, word, entity.name, owner_id, others[:1])
+        if described is not None:
+            return Hop(span, described[0], (described[1],))
         return Hop(span, f"Nothing the table knows names {_NONE[tie][sex]} of {entity.name}.", (owner_id,))
     said, names = told
     ids = dict(zip(kin.ties[tie], kin.ids[tie], strict=True))
     return Hop(span, said, tuple(ids[n] for n in names))
+
+
+async def _described(
+    reader: CanonReader, word: str, name: str, owner_id: int, others: Sequence[int]
+) -> tuple[str, int] | None:
+    """Return the sentence of the owner's or the other one's description (as the asker's cards hold it) that
+    tells the tie asked of the two, and whose it is; None when the question names no other or none tells it."""
+    if not others:
+        return None
+    cards = {i: await reader.card(i, with_evidence=False) for i in (others[0], owner_id)}
+    told = {i: _description(card) for i, card in cards.items()}
+    them = cards[others[0]].entity.name
+    found = described_tie(word, [(them, told[others[0]], name), (name, told[owner_id], them)])
+    if found is None:
+        return None
+    return found[0], (others[0], owner_id)[found[1]]
+
+
+def _description(card: EntityCard) -> str:
+    """Return a description as a card shows it to its reader: a GM-only one is on no player's card."""
+    said = [v.statement.value or "" for v in card.facts if v.statement.predicate == "description"]
+    return " ".join([card.entity.description or "", *said]).strip()
