@@ -74,7 +74,9 @@ def test_a_ward_brought_up_as_a_son_is_answered_by_the_description(cli: CliRunne
         ["is Osric really Tamsin's son?", "is Corwen really Maud's son?", "is Osric Tamsin's son?"],
     )
     assert said["is Osric Tamsin's son?"] == "Osric Vennard: Brought up as Tamsin's son and heir.", said
-    assert said["is Osric really Tamsin's son?"] == "Osric Vennard: Brought up as Tamsin's son and heir.", said
+    assert said["is Osric really Tamsin's son?"] == "Osric Vennard: Brought up as Tamsin's son and heir.", (
+        said
+    )
     # Nothing written of the two: the words canon has for no tie, unchanged.
     assert said["is Corwen really Maud's son?"] == "Nothing the table knows names a son of Maud Hale.", said
 
@@ -82,9 +84,9 @@ def test_a_ward_brought_up_as_a_son_is_answered_by_the_description(cli: CliRunne
 def test_a_description_kept_for_the_gm_tells_a_player_nothing(cli: CliRunner, tmp_path: Path) -> None:
     asked = ["is Ysolde really Edrin's daughter?", "is Maud really Edrin's daughter?"]
     player = ask(cli, tmp_path, [*asked, "is Ysolde Edrin's daughter?", "is Maud Edrin's daughter?"])
-    assert player[asked[0]] == player[asked[1]] == "Nothing the table knows names a daughter of Edrin Pask.", (
-        player
-    )
+    assert (
+        player[asked[0]] == player[asked[1]] == "Nothing the table knows names a daughter of Edrin Pask."
+    ), player
     plain = player["is Ysolde Edrin's daughter?"]
     assert plain == player["is Maud Edrin's daughter?"].replace("Maud Hale", "Ysolde Pask"), player
     assert plain.startswith("Nothing the table knows says Ysolde Pask is"), player
