@@ -47,6 +47,29 @@ def import_more(runner: CliRunner, campaign: str, folder: Path, name: str, text:
     assert result.exit_code == 0 and "problem" not in result.output, result.output
 
 
+def import_with_bible(campaign: str, world: Path, files: Sequence[str]) -> CliRunner:
+    """Import a world's YAML files (its calendar first), then its `bible.md` as Canon."""
+    runner = import_world(campaign, world, files, "calendar.yaml", calendar_first=True)
+    result = runner.invoke(app, ["ingest", str(world / "bible.md"), "-c", campaign, "--class", "canon"])
+    assert result.exit_code == 0, result.output
+    return runner
+
+
+def public_copy(world: Path, files: Sequence[str], folder: Path) -> Path:
+    """Return a copy of a world with nothing only the GM may read (its YAML lines marked "# secret" and its
+    bible's "(GM only)" sections out): what a player's answers must read like."""
+    folder.mkdir()
+    for name in (*files, "calendar"):
+        lines = (world / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
+        kept = [line for line in lines if not line.rstrip().endswith("# secret")]
+        (folder / f"{name}.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+    bible = (world / "bible.md").read_text(encoding="utf-8")
+    public = re.sub(r"(?ms)^## [^\n]*\(GM only\)\n.*?(?=^## |\Z)", "", bible)
+    assert "(GM only)" in bible and "(GM only)" not in public
+    (folder / "bible.md").write_text(public, encoding="utf-8")
+    return folder
+
+
 def ask_world(
     cli: CliRunner,
     tmp_path: Path,

@@ -8,15 +8,13 @@ world that never wrote it answers. Asked as a player and as the GM; on SQLite, t
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, import_world
+from tests.helpers.lore_worlds import ask_unmarked, import_with_bible, public_copy
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "velmaris"
@@ -26,33 +24,12 @@ CAMPAIGN = "velmaris"
 ABSENT = "absent"
 
 
-def _import(campaign: str, world: Path) -> CliRunner:
-    runner = import_world(campaign, world, FILES, "calendar.yaml", calendar_first=True)
-    result = runner.invoke(app, ["ingest", str(world / "bible.md"), "-c", campaign, "--class", "canon"])
-    assert result.exit_code == 0, result.output
-    return runner
-
-
-def _without_secrets(folder: Path) -> Path:
-    """Return a copy of the world without its GM-only sections."""
-    folder.mkdir()
-    for name in (*FILES, "calendar"):
-        (folder / f"{name}.yaml").write_text(
-            (WORLD / f"{name}.yaml").read_text(encoding="utf-8"), encoding="utf-8"
-        )
-    bible = (WORLD / "bible.md").read_text(encoding="utf-8")
-    public = re.sub(r"(?ms)^## [^\n]*\(GM only\)\n.*?(?=^## |\Z)", "", bible)
-    assert "(GM only)" in bible and "(GM only)" not in public
-    (folder / "bible.md").write_text(public, encoding="utf-8")
-    return folder
-
-
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with Velmaris and its bible (Canon) imported, and its twin without the
     GM's sections beside it."""
-    runner = _import(CAMPAIGN, WORLD)
-    _import(ABSENT, _without_secrets(tmp_path / "absent"))
+    runner = import_with_bible(CAMPAIGN, WORLD, FILES)
+    import_with_bible(ABSENT, public_copy(WORLD, FILES, tmp_path / "absent"), FILES)
     return runner
 
 
