@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from typer.testing import CliRunner
@@ -37,6 +37,16 @@ def import_world(
     if not calendar_first:
         set_calendar()
     return runner
+
+
+def import_written(campaign: str, world: Path, files: Mapping[str, str]) -> CliRunner:
+    """Write a world a test spells out (`files`: each YAML file's name without ".yaml", then its text; one of them
+    `calendar`) into the folder `world`, then import it, its calendar first and the rest in their order."""
+    world.mkdir()
+    for name, text in files.items():
+        (world / f"{name}.yaml").write_text(text.lstrip(), encoding="utf-8")
+    rest = [name for name in files if name != "calendar"]
+    return import_world(campaign, world, rest, "calendar.yaml", calendar_first=True)
 
 
 def import_more(runner: CliRunner, campaign: str, folder: Path, name: str, text: str) -> None:

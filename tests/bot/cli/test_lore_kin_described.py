@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, import_written
 
 CAMPAIGN = "vennmoor"
 FILES = {
@@ -55,11 +55,7 @@ characters:
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with the river house imported, its calendar first."""
-    world = tmp_path / "vennmoor"
-    world.mkdir()
-    for name, text in FILES.items():
-        (world / f"{name}.yaml").write_text(text.lstrip(), encoding="utf-8")
-    return import_world(CAMPAIGN, world, ("chronicle", "folk"), "calendar.yaml", calendar_first=True)
+    return import_written(CAMPAIGN, tmp_path / "vennmoor", FILES)
 
 
 def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
