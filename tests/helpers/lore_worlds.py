@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -10,6 +11,12 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from bot.cli.main import app
+from canon import campaigns
+from canon.calendar import parse_date
+from canon.story_clock import date_and_key
+from memory.scene_service import SceneService
+from memory.scenes import Actor
+from tests.conftest import DatabaseTarget
 from tests.helpers.paths import REPO
 
 #: Quillhaven: a harbour town with a world bible imported as Canon (tests/fixtures/quillhaven).
@@ -131,3 +138,30 @@ def ask_unmarked(
     """Return each question's answer without any of its citation marks (a two-part answer holds several)."""
     answers = ask_world(cli, tmp_path, campaign, questions, gm=gm)
     return {q: re.sub(r" \[\d+\]", "", a) for q, a in answers.items()}
+
+
+def scene_on(
+    target: DatabaseTarget, campaign: str, date: str, *, channel: int = 7, title: str = "A scene"
+) -> None:
+    """Start a scene of a campaign on an in-world date (stored form), as `/scene start` does."""
+
+    async def start() -> None:
+        db = target.open()
+        try:
+            async with db.session() as session:
+                found = await campaigns.find_campaign_by_name(session, campaign)
+            stored, key = date_and_key(parse_date(date))
+            await SceneService(db).start_scene(
+                campaign_id=found.id,
+                guild_id=None,
+                channel_id=channel,
+                title=title,
+                location=None,
+                actor=Actor(id=1, name="Gina", is_gm=True),
+                world_date=stored,
+                world_key=key,
+            )
+        finally:
+            await db.dispose()
+
+    asyncio.run(start())

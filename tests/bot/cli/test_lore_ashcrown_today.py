@@ -5,19 +5,13 @@ for today reads, the era never named; the GM reads the scene's date. On SQLite, 
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 from typer.testing import CliRunner
 
-from canon import campaigns
-from canon.calendar import parse_date
-from canon.story_clock import date_and_key
-from memory.scene_service import SceneService
-from memory.scenes import Actor
 from tests.bot.cli.test_lore_ashcrown import CAMPAIGN, HIDDEN_TODAY, cli, set_calendar
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world
+from tests.helpers.lore_worlds import ask_world, scene_on
 
 __all__ = ["cli"]
 
@@ -26,32 +20,11 @@ NO_AGE = "Edric Vale was born in year 2; canon holds no date for today to count 
 NO_TODAY = "Canon holds no date for today."
 
 
-async def _scene_on(target: DatabaseTarget, date: str, channel: int) -> None:
-    """Start a scene of the campaign on an in-world date (stored form), as `/scene start` does."""
-    db = target.open()
-    try:
-        async with db.session() as session:
-            campaign = await campaigns.find_campaign_by_name(session, CAMPAIGN)
-        stored, key = date_and_key(parse_date(date))
-        await SceneService(db).start_scene(
-            campaign_id=campaign.id,
-            guild_id=None,
-            channel_id=channel,
-            title="Below the hill",
-            location=None,
-            actor=Actor(id=1, name="Gina", is_gm=True),
-            world_date=stored,
-            world_key=key,
-        )
-    finally:
-        await db.dispose()
-
-
 def test_a_scene_in_a_gm_only_era_is_no_date_for_a_player(
     cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
     before = ask_world(cli, tmp_path, CAMPAIGN, ASKED, citations=False)
-    asyncio.run(_scene_on(cli_env, "sunken_reign.60.1.3", 7))
+    scene_on(cli_env, CAMPAIGN, "sunken_reign.60.1.3", channel=7, title="Below the hill")
     player = ask_world(cli, tmp_path, CAMPAIGN, ASKED, citations=False)
     # Word for word the answers of the campaign before the scene: no age counted, no era named, nothing hinted.
     assert player == before
@@ -75,7 +48,7 @@ def test_a_scene_in_a_gm_only_era_is_no_date_for_a_player(
 def test_a_scene_in_a_seen_era_dates_the_story_for_a_player(
     cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
-    asyncio.run(_scene_on(cli_env, "after_the_crowning.20.1.3", 7))
+    scene_on(cli_env, CAMPAIGN, "after_the_crowning.20.1.3", channel=7, title="Below the hill")
     player = ask_world(cli, tmp_path, CAMPAIGN, ASKED, citations=False)
     assert player == {
         "how old is Edric": (
@@ -101,7 +74,7 @@ def test_a_later_scene_in_a_gm_only_era_hides_a_seen_today(
     set_calendar(
         cli, tmp_path, HIDDEN_TODAY.replace("year 60 of the Sunken Reign", "year 20 of After the Crowning")
     )
-    asyncio.run(_scene_on(cli_env, "sunken_reign.60.1.3", 7))
+    scene_on(cli_env, CAMPAIGN, "sunken_reign.60.1.3", channel=7, title="Below the hill")
     asked = [*ASKED[:2], "how long has after the crowning lasted"]
     player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
     assert player == {

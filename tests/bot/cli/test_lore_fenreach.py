@@ -9,7 +9,6 @@ world without it: the world is imported a second time without those lines, and t
 
 from __future__ import annotations
 
-import asyncio
 import json
 import re
 from pathlib import Path
@@ -18,13 +17,8 @@ import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from canon import campaigns
-from canon.calendar import parse_date
-from canon.story_clock import date_and_key
-from memory.scene_service import SceneService
-from memory.scenes import Actor
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, import_world, scene_on
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "fenreach"
@@ -202,36 +196,15 @@ def test_a_card_says_the_fields_in_words(cli: CliRunner) -> None:
     assert "sex" not in _card(cli, "Nessa Crane", CAMPAIGN)
 
 
-async def _scene_on(target: DatabaseTarget, date: str, channel: int) -> None:
-    """Start a scene of the campaign on an in-world date (stored form), as `/scene start` does."""
-    db = target.open()
-    try:
-        async with db.session() as session:
-            campaign = await campaigns.find_campaign_by_name(session, CAMPAIGN)
-        stored, key = date_and_key(parse_date(date))
-        await SceneService(db).start_scene(
-            campaign_id=campaign.id,
-            guild_id=None,
-            channel_id=channel,
-            title="At the gaol",
-            location=None,
-            actor=Actor(id=1, name="Gina", is_gm=True),
-            world_date=stored,
-            world_key=key,
-        )
-    finally:
-        await db.dispose()
-
-
 def test_today_is_the_story_date_until_a_later_scene(
     cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
     # A scene dated before today (a flashback) leaves the story at today.
-    asyncio.run(_scene_on(cli_env, "lantern_age.870", 7))
+    scene_on(cli_env, CAMPAIGN, "lantern_age.870", channel=7, title="At the gaol")
     (early,) = ask(cli, tmp_path, ["how old is bram keel"]).values()
     assert early == f"Bram Keel is about 30 years old, {BORN_850}; the story stands at {TODAY}."
     # A scene dated later wins.
-    asyncio.run(_scene_on(cli_env, "lantern_age.885.2.1", 8))
+    scene_on(cli_env, CAMPAIGN, "lantern_age.885.2.1", channel=8, title="At the gaol")
     (later,) = ask(cli, tmp_path, ["how old is bram keel"]).values()
     assert later == (
         f"Bram Keel is about 35 years old, {BORN_850}; the story stands at 1 Sowing, year 885 of the Lantern Age."

@@ -6,20 +6,14 @@ in the timeline, a GM-only parent and a GM-only child, a first name two people s
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from bot.cli.main import app
-from canon import campaigns
-from canon.calendar import parse_date
-from canon.story_clock import date_and_key
-from memory.scene_service import SceneService
-from memory.scenes import Actor
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, import_world, scene_on
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "hollowmere"
@@ -254,29 +248,8 @@ def test_ages_read_by_first_names_and_a_shared_one_asks_which(cli: CliRunner, tm
     assert gm == "Two people are called Sella: Sella Marsh and Sella Quill; which one do you mean?"
 
 
-async def _scene_on(target: DatabaseTarget, date: str) -> None:
-    """Start a scene of the campaign on an in-world date (stored form), as `/scene start` does."""
-    db = target.open()
-    try:
-        async with db.session() as session:
-            campaign = await campaigns.find_campaign_by_name(session, CAMPAIGN)
-        stored, key = date_and_key(parse_date(date))
-        await SceneService(db).start_scene(
-            campaign_id=campaign.id,
-            guild_id=None,
-            channel_id=7,
-            title="At the mill",
-            location=None,
-            actor=Actor(id=1, name="Gina", is_gm=True),
-            world_date=stored,
-            world_key=key,
-        )
-    finally:
-        await db.dispose()
-
-
 def test_an_age_now_counts_to_the_story_date(cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path) -> None:
-    asyncio.run(_scene_on(cli_env, "reed_reckoning.375.4.4"))
+    scene_on(cli_env, CAMPAIGN, "reed_reckoning.375.4.4", title="At the mill")
     answers = ask(cli, tmp_path, ["how old is Tove", "how old is Brann Tally", "how old is Hesta"])
     assert answers == {
         # Born on a day: whole years to the story's day; born in a year only: about.
