@@ -38,6 +38,8 @@ from pydantic import (
 )
 
 from canon.calendar import (
+    MAX_DAYS,
+    MAX_MONTHS,
     MAX_YEAR,
     MIN_YEAR,
     CalendarRules,
@@ -48,9 +50,7 @@ from canon.calendar import (
 )
 from canon.calendar_block import (
     FIELD_WORDS,
-    MAX_DAYS,
     MAX_ENTRIES,
-    MAX_MONTHS,
     NAME_LIMIT,
     TODAY_LIMIT,
     CalendarBlock,
