@@ -22,6 +22,9 @@ DATE_FIELDS: dict[str, str | None] = {
     "world": "world_key",
     "world_date": None,
     "fork_world_date": None,
+    "when": None,  # a proposal's dates
+    "since": None,
+    "until": None,
 }
 #: Fields of free text or of sentences that may hold a date key.
 TEXT_FIELDS = frozenset({"value", "description", "message", "sentence", "summary", "text"})
