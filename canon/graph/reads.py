@@ -14,20 +14,18 @@ from typing import Any, Self
 from sqlalchemy import ColumnElement, and_, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.calendar import UNKNOWN
 from canon.calendar_seen import calendar_seen, story_date_seen
 from canon.campaign_calendar import CALENDAR_SETTINGS, GLOSSARY_SETTINGS, CampaignCalendar, calendar_from
 from canon.campaigns import CampaignRow, lineage
-from canon.era_mentions import EraMentions, era_mentions
 from canon.errors import InvalidInput, NotFound
 from canon.forks import LineageStep
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
+from canon.graph.told import HiddenEraText
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.ontology import Ontology
 from canon.tables import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-from canon.visibility import Knowing, entity_named_only, entity_seen, era_text_seen, statement_seen
-from canon.wording.dates import DATE_KEY
+from canon.visibility import Knowing, entity_named_only, entity_seen, statement_seen
 
 
 class LineageReader:
@@ -48,8 +46,8 @@ class LineageReader:
         self.viewer = viewer
         #: What the player's character knows (`canon.visibility.Knowing`); None: public canon only.
         self.knowing = knowing if viewer != Viewer.GM else None
-        #: The mentions of the eras hidden from the viewer, once read (`_UNREAD` until then; None: none hidden).
-        self._eras_unnamed: EraMentions | object | None = _UNREAD
+        #: Free text as the viewer reads it, without the eras hidden from them (`canon.graph.told`).
+        self.told = HiddenEraText(self)
 
     @classmethod
     async def open(
@@ -88,27 +86,6 @@ class LineageReader:
         if not self._name_only(entity.id, entity.visibility, as_of):
             return entity
         return replace(entity, description=None, attributes={}, aliases=())
-
-    async def hidden_era_mentions(self) -> EraMentions | None:
-        """Return the mentions of the eras hidden from the viewer (None for the GM, or when none is): free text
-        a GM or a model wrote is read without them (`canon.visibility.era_text_seen`)."""
-        if self.viewer == Viewer.GM:
-            return None
-        if self._eras_unnamed is _UNREAD:
-            self._eras_unnamed = (
-                None  # the calendar is read through statements too: none is left out meanwhile
-            )
-            calendar = await self.calendar()
-            names = calendar.hidden_names
-            self._eras_unnamed = era_mentions(names, [m.name for m in calendar.months]) if names else None
-        return self._eras_unnamed  # type: ignore[return-value]
-
-    async def _told_entities(self, entities: dict[int, Entity]) -> dict[int, Entity]:
-        """Return entities with their descriptions and text attributes as the viewer may read them."""
-        hidden = await self.hidden_era_mentions()
-        if hidden is None:
-            return entities
-        return {i: _entity_told(e, hidden) for i, e in entities.items()}
 
     async def _retcons(self, kind: str, ids: Iterable[int], as_of: AsOf) -> dict[int, StatusChangeRow]:
         id_list = list(set(ids))
@@ -155,7 +132,7 @@ class LineageReader:
             rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of) if with_aliases else {}
         build = RowReader(EntityRow.__table__)
-        return await self._told_entities(
+        return await self.told.entities(
             {r.id: self._named_only(build.entity(r, aliases.get(r.id, ())), as_of) for r in rows}
         )
 
@@ -165,15 +142,13 @@ class LineageReader:
         """Return every visible entity of the lineage (of these `types` only, when given) in one query, without
         aliases (for whole-graph work)."""
         conditions = [] if types is None else [EntityRow.__table__.c.type.in_(sorted(types))]
-        rows = await self._entity_rows(conditions, as_of)
+        rows = [
+            r
+            for r in await self._entity_rows(conditions, as_of)
+            if include_retconned or r.retconned_at is None
+        ]
         build = RowReader(EntityRow.__table__)
-        return await self._told_entities(
-            {
-                r.id: self._named_only(build.entity(r), as_of)
-                for r in rows
-                if include_retconned or r.retconned_at is None
-            }
-        )
+        return await self.told.entities({r.id: self._named_only(build.entity(r), as_of) for r in rows})
 
     async def era_names(self) -> dict[str, str]:
         """Return the names of the eras this viewer may see, by their keys (the dates' first segment)."""
@@ -292,13 +267,7 @@ class LineageReader:
         evidence = (
             await self.evidence("statement", [r[at["id"]] for r in rows], as_of) if with_evidence else {}
         )
-        found = build.statements(rows, evidence)
-        hidden = await self.hidden_era_mentions()
-        if hidden is None:
-            return found
-        told = [(s, _text_told(s.value, hidden)) for s in found]
-        # A text that names a hidden era and nothing else is withheld whole.
-        return [s if said == s.value else replace(s, value=said) for s, said in told if said or not s.value]
+        return await self.told.statements(build.statements(rows, evidence))
 
     async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
         """Return the evidence of entities or statements, keyed by their id."""
@@ -370,31 +339,6 @@ async def dated_keys(reader: LineageReader) -> list[int]:
             query = select(column).where(table.campaign_id.in_(ids), column.is_not(None)).distinct()
             keys.update(k for k in (await reader.session.execute(query)).scalars() if k is not None)
     return sorted(keys)
-
-
-_UNREAD = object()
-
-
-def _text_told(text: str | None, hidden: EraMentions) -> str | None:
-    """Return a stored text as a viewer reads it without the eras hidden from them; a stored date as it is (the
-    writer of dates says it: `CalendarWords.hidden`)."""
-    if not text or DATE_KEY.fullmatch(text.strip()) or text.strip() == UNKNOWN:
-        return text
-    return era_text_seen(text, hidden)
-
-
-def _entity_told(entity: Entity, hidden: EraMentions) -> Entity:
-    """Return an entity with its description and text attributes read without the eras hidden from the viewer."""
-    description = _text_told(entity.description, hidden) or None
-    attributes = {k: _told_value(v, hidden) for k, v in entity.attributes.items()}
-    attributes = {k: v for k, v in attributes.items() if v != "" or entity.attributes[k] == ""}
-    if description == entity.description and attributes == entity.attributes:
-        return entity
-    return replace(entity, description=description, attributes=attributes)
-
-
-def _told_value(value: Any, hidden: EraMentions) -> Any:
-    return _text_told(value, hidden) if isinstance(value, str) else value
 
 
 async def _calendar_of(

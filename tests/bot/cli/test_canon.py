@@ -73,7 +73,10 @@ def test_as_of_dates_and_the_timeline(cli: CliRunner) -> None:
     run(cli, "canon", "add", "state", "Aldric", "dead", "--when", "3rd_age.300.3.17")
     before = run(cli, "canon", "entity", "Aldric", "--as-of", "3rd_age.year_290")
     after = run(cli, "canon", "entity", "Aldric", "--as-of", "3rd_age.year_301")
-    assert before["state"]["statement"]["value"] == "alive" and before["as_of"]["world"] == "year 290 of the 3rd age"
+    assert (
+        before["state"]["statement"]["value"] == "alive"
+        and before["as_of"]["world"] == "year 290 of the 3rd age"
+    )
     assert after["state"]["statement"]["value"] == "dead"
     # Dates in the calendar's words, as the text says them; the sortable key beside, for scripts.
     validity = after["state"]["statement"]["validity"]
