@@ -108,8 +108,18 @@ def test_free_text_naming_a_gm_only_era_reads_at_an_unknown_time_for_a_player(
         "timeline": _canon(cli, "timeline", "The Long Flood"),
         "json": json.dumps([_canon(cli, "entity", n, as_json=True) for n in ("Tam Reed", "The Long Flood")]),
     }
-    asked = ["who is Tam Reed", "what was the Long Flood", "when was the Long Flood"]
+    asked = [
+        "who is Tam Reed",
+        "tell me about Tam Reed",
+        "what was the Long Flood",
+        "when was the Long Flood",
+        "what rang under the water",
+        "what happened during the Sunken Reign",
+    ]
     read |= ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    # The last question names the era itself: only its own words may be said back.
+    asked_era = read.pop("what happened during the Sunken Reign")
+    assert not LEAK.search(asked_era.replace("during the Sunken Reign", "")), asked_era
     assert {k: v for k, v in read.items() if LEAK.search(v)} == {}, read
     assert "A ferryman born at an unknown time, who still poles the marsh." in read["card"], read["card"]
     assert "The marsh rose over the lower town." in read["flood"], read["flood"]
