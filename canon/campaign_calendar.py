@@ -38,6 +38,8 @@ from pydantic import (
 )
 
 from canon.calendar import (
+    MAX_DAYS,
+    MAX_MONTHS,
     MAX_YEAR,
     MIN_YEAR,
     CalendarRules,
@@ -48,9 +50,7 @@ from canon.calendar import (
 )
 from canon.calendar_block import (
     FIELD_WORDS,
-    MAX_DAYS,
     MAX_ENTRIES,
-    MAX_MONTHS,
     NAME_LIMIT,
     TODAY_LIMIT,
     CalendarBlock,
@@ -177,6 +177,9 @@ class CampaignCalendar(BaseModel):
     #: The keys of the eras hidden from whoever reads this calendar (a player's GM-only eras, set by
     #: `canon.calendar_seen`): every date it writes in one is no date (`CalendarWords.hidden`). Never dumped.
     hidden_eras: frozenset[str] = Field(default=frozenset(), exclude=True)
+    #: Every name of those eras (names, keys, abbreviations, glossary terms), to find them in free text a GM or a
+    #: model wrote (`CalendarWords.told`). Never dumped, never shown.
+    hidden_names: frozenset[str] = Field(default=frozenset(), exclude=True)
 
     @field_validator("eras", "months", "seasons")
     @classmethod
@@ -257,7 +260,10 @@ class CampaignCalendar(BaseModel):
         """Return the one writer of this campaign's dates, for whoever reads this calendar (a date in an era hidden
         from them reads as no date)."""
         return CalendarWords(
-            eras=self.era_names(), months=tuple(m.name for m in self.months), hidden=self.hidden_eras
+            eras=self.era_names(),
+            months=tuple(m.name for m in self.months),
+            hidden=self.hidden_eras,
+            hidden_names=self.hidden_names,
         )
 
     def say(self, date: WorldDate) -> str:
