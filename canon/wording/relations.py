@@ -195,6 +195,10 @@ def fact_sentence(subject: str, attribute: str, value: str, *, told: bool = Fals
     list of facts says the title as the GM wrote it, the words a GM types to pick the fact again."""
     if attribute.strip().lower() in BEING:
         return f"{subject} is {title_phrase(value) if told else value}"
+    if (
+        attribute_words(attribute).lower() == "status public"
+    ):  # what players read beside the truth the GM keeps
+        return f"Players are told {subject} is {value}"
     return f"{possessive(subject)} {attribute_words(attribute)}: {value}"
 
 

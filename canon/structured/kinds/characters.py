@@ -20,7 +20,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     PLACES,
@@ -57,6 +57,8 @@ class Character(Entry):
     home: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
     born: Date | None = None
     died: Date | None = None
     cause_of_death: Text | None = None
@@ -94,13 +96,14 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "sex": character.sex,
             "titles": list(character.titles),
             "status": character.status,
+            "status_public": character.public_status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
             "cause_of_death": character.cause_of_death,
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
-        hidden = hidden_fields(n, character, loc)
+        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"

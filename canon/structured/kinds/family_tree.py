@@ -17,7 +17,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -75,6 +75,8 @@ class Person(Entry):
     lineage: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
     description: Text | None = None
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
@@ -132,10 +134,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "cause_of_death": person.cause_of_death,
             "titles": list(person.titles),
             "status": person.status,
+            "status_public": person.public_status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
-        hidden = hidden_fields(n, person, loc)
+        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
