@@ -18,6 +18,7 @@ from pydantic import Field, JsonValue
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.ties import Tie, link_ties
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -77,6 +78,8 @@ class Person(Entry):
     status: Status | None = None
     # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
     public_status: Status | None = None
+    # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
+    ties: list[Tie] = Field(default_factory=list)
     description: Text | None = None
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
@@ -155,6 +158,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
         _link_kin(n, person, loc, people, hidden, ancestry)
         n.link_fields("Person", person, loc, skip=("parents", "children", "lineage"), gm_only=hidden)
+        link_ties(n, person.id, person.ties, loc, hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (
