@@ -24,6 +24,7 @@ types (`canon.calendar_block`), and `canon.calendar_checks` says whether it may 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from typing import Any
@@ -69,6 +70,7 @@ CALENDAR_SETTINGS = "calendar"
 GLOSSARY_SETTINGS = "glossary"
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     """Return a name as the reader compares it: lowercase, without dots or a leading "the", spaces collapsed."""
     words = re.sub(r"[.’']", "", text.casefold()).replace("_", " ").replace("-", " ").split()
