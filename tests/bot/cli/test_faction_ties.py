@@ -48,9 +48,11 @@ def test_a_faction_worships_the_god_and_speaks_the_tongue_its_words_name(
 ) -> None:
     assert _ties(cli, "Ombra of the Deep") == {("The Saltwrights", "WORSHIPS", "Ombra of the Deep")}
     assert _ties(cli, "Reefspeak") == {("The Saltwrights", "SPEAKS", "Reefspeak")}
-    assert (
-        _ties(cli, "The Ashen Oar") == set()
-    )  # "the Drowned Twins", "Gullcant": no god, no tongue of that name
+    # "the Drowned Twins", "Gullcant": no god, no tongue of that name.
+    assert _ties(cli, "The Ashen Oar") == set()
+    asked = ["who worships Ombra of the Deep", "who speaks Reefspeak"]
+    answers = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert all("The Saltwrights" in a for a in answers.values()), answers
     import_more(cli, CAMPAIGN, tmp_path, "choir.yaml", LATER)
     # A god of the same import, and a tongue already in canon; a faith only the GM may read ties for the GM alone.
     assert _ties(cli, "Saint Orla") == set()
