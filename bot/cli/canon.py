@@ -7,7 +7,6 @@ as a player unless `--as gm` is given, so hidden canon is only printed on reques
 
 from __future__ import annotations
 
-import enum
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,7 @@ import typer
 from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
-from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, emit, fail, with_campaign
+from bot.cli.common import IN_WORLD_DATE_HELP, Typer, ViewerChoice, checked, emit, fail, with_campaign
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
@@ -36,13 +35,6 @@ canon_app.command("retcon")(canon_retcon)
 canon_app.command("reveal")(canon_reveal)
 canon_app.command("unreveal")(canon_unreveal)
 canon_app.command("known")(canon_known)
-
-
-class ViewerChoice(enum.StrEnum):
-    """Who the command line reads as."""
-
-    PLAYER = "player"
-    GM = "gm"
 
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
