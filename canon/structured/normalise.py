@@ -64,10 +64,7 @@ class Normaliser:
     """Check what spans entries and build the kind-independent records."""
 
     def __init__(
-        self,
-        validator: Validator,
-        file: str,
-        relation_fields: Mapping[tuple[EntityType, str], RelationField],
+        self, validator: Validator, file: str, relation_fields: Mapping[tuple[EntityType, str], RelationField]
     ) -> None:
         self.v = validator
         self.file = file
@@ -86,8 +83,7 @@ class Normaliser:
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
-        #: Edges a text field makes when an entity of that name exists (`tie`); kept or dropped on import.
-        self.ties: list[LoreRelation] = []
+        self.ties: list[LoreRelation] = []  # edges a text field makes when that entity exists (`tie`)
         self.calendar = EraCalendar()
         self.reference_checks: list[_Check] = []
         # The references of the file's earlier documents, each with the validator that knows their places.
@@ -270,37 +266,6 @@ class Normaliser:
             elif value is not None:
                 self.link(entity_type, field_name, owner, (*loc, field_name), value, gm_only=hidden)
 
-    def tie(
-        self,
-        relation: RelationType,
-        owner: str,
-        field_name: str,
-        name: str | None,
-        loc: Loc,
-        *,
-        gm_only: bool,
-    ) -> None:
-        """Note the edge `owner -[relation]-> the entity called name` that a text field makes (a faction's
-        `worships: Saint Orla`): written when the import or canon holds an entity of that name and of the type
-        `TIE_TARGETS` gives, and otherwise not (the text stands alone: "the old gods" names no god)."""
-        if name is None or not id_from_name(name):
-            return
-        line, column = self.v.pos(loc)
-        hidden = gm_only or (owner in self.defined and entity_hidden(self.defined[owner].visibility))
-        values = {
-            "type": relation,
-            "source_id": owner,
-            "target_id": id_from_name(name),
-            "field": field_name,
-            "visibility": visibility_of(hidden).value,
-            "valid_from": None,
-            "valid_until": None,
-            "file": self.file,
-            "line": line,
-            "column": column,
-        }
-        self.ties.append(from_values(LoreRelation, values))
-
     def date_text(self, date: WorldDate | None) -> str | None:
         """Return a date as text (None for none)."""
         if date is None:
@@ -395,8 +360,40 @@ class Normaliser:
             self.v.report(loc, describe(cycle))
 
 
-#: The type of entity each tie a text field makes must name (`Normaliser.tie`).
+#: The type of entity each tie a text field makes must name (`tie`).
 TIE_TARGETS: dict[str, tuple[TargetType, ...]] = {"WORSHIPS": ("Deity",), "SPEAKS": ("Language",)}
+
+
+def tie(
+    n: Normaliser,
+    relation: RelationType,
+    owner: str,
+    field_name: str,
+    name: str | None,
+    loc: Loc,
+    *,
+    gm_only: bool,
+) -> None:
+    """Note the edge `owner -[relation]-> the entity called name` that a text field makes (a faction's
+    `worships: Saint Orla`): written when the import or canon holds an entity of that name and of the type
+    `TIE_TARGETS` gives, and otherwise not (the text stands alone: "the old gods" names no god)."""
+    if name is None or not id_from_name(name):
+        return
+    line, column = n.v.pos(loc)
+    hidden = gm_only or (owner in n.defined and entity_hidden(n.defined[owner].visibility))
+    values = {
+        "type": relation,
+        "source_id": owner,
+        "target_id": id_from_name(name),
+        "field": field_name,
+        "visibility": visibility_of(hidden).value,
+        "valid_from": None,
+        "valid_until": None,
+        "file": n.file,
+        "line": line,
+        "column": column,
+    }
+    n.ties.append(from_values(LoreRelation, values))
 
 
 def _a(types_: tuple[str, ...]) -> str:

@@ -18,6 +18,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.normalise import tie
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -35,7 +36,7 @@ from canon.structured.schemas import (
 if TYPE_CHECKING:
     from canon.calendar import WorldDate
     from canon.structured.normalise import Normaliser
-    from canon.structured.schemas import EntityType
+    from canon.structured.schemas import EntityType, RelationType
     from canon.structured.validate import Loc
 
 _LEADERS: tuple[TargetType, ...] = ("Person", "Deity")
@@ -97,9 +98,12 @@ def normalise(n: Normaliser, document: FactionsFile) -> None:
         n.define("Faction", faction.id, faction.name, attributes, visibility, loc, hidden)
         n.link_fields("Faction", faction, loc, skip=("founder",), gm_only=hidden)
         link_founder(n, "Faction", faction.id, loc, faction.founder, faction.founded, hidden)
-        said = (("WORSHIPS", "worships", faction.worships), ("SPEAKS", "language", faction.language))
+        said: tuple[tuple[RelationType, str, str | None], ...] = (
+            ("WORSHIPS", "worships", faction.worships),
+            ("SPEAKS", "language", faction.language),
+        )
         for relation, field_name, name in said:
-            n.tie(relation, faction.id, field_name, name, (*loc, field_name), gm_only=field_name in hidden)
+            tie(n, relation, faction.id, field_name, name, (*loc, field_name), gm_only=field_name in hidden)
         for rival in faction.rivals:
             if rival in faction.allies:
                 index = faction.rivals.index(rival)
