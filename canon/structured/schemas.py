@@ -97,13 +97,22 @@ RelationType = Literal[
     "SEAT_OF",
     "ALLY_OF",
     "ENEMY_OF",
+    "MENTOR_OF",
+    "RIVAL_OF",
+    "FRIEND_OF",
+    "SIBLING_OF",
+    "COUSIN_OF",
+    "AUNT_OR_UNCLE_OF",
+    "GRANDPARENT_OF",
     "MADE",
     "FOUNDED",
     "POSSESSES",
     "LOCATED_IN",
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
-SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
+SYMMETRIC: frozenset[str] = frozenset(
+    {"SPOUSE_OF", "ALLY_OF", "ENEMY_OF", "RIVAL_OF", "FRIEND_OF", "SIBLING_OF", "COUSIN_OF"}
+)
 # Entity types that are another type wherever a reference expects it (`config/ontology.yaml`'s parents).
 PARENT_TYPES: dict[str, str] = {"NPC": "Person", "PC": "Person"}
 Visibility = Literal["public", "gm_only"]

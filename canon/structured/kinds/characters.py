@@ -20,7 +20,8 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     PLACES,
@@ -57,6 +58,8 @@ class Character(Entry):
     home: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
     born: Date | None = None
     died: Date | None = None
     cause_of_death: Text | None = None
@@ -69,6 +72,8 @@ class Character(Entry):
     # Husband or wife, as a family tree's `spouse_of` says it (SPOUSE_OF): one (`spouse`) or several (`spouses`).
     spouse: Ref | None = None
     spouses: list[Ref] = Field(default_factory=list)
+    # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
+    ties: list[Tie] = Field(default_factory=list)
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
@@ -94,13 +99,14 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "sex": character.sex,
             "titles": list(character.titles),
             "status": character.status,
+            "status_public": character.public_status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
             "cause_of_death": character.cause_of_death,
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
-        hidden = hidden_fields(n, character, loc)
+        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"
@@ -113,6 +119,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
         if born is not None and died is not None and n.calendar.compare(died, born) == "before":
             n.v.report((*loc, "died"), f'"died" ({died}) is before "born" ({born})')
         n.link_fields("Person", character, loc, gm_only=hidden)
+        link_ties(n, character.id, character.ties, loc, hidden)
         _players(n, character, loc)
 
 
@@ -177,5 +184,7 @@ KIND = KindSpec(
             outgoing=True,
             target_types=("Person",),
         ),
+        # Ties that are neither a parent's nor a marriage, on a character or a family tree's member.
+        *TIE_FIELDS,
     ),
 )

@@ -17,7 +17,8 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.ties import Tie, link_ties
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -75,6 +76,10 @@ class Person(Entry):
     lineage: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
+    # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
+    ties: list[Tie] = Field(default_factory=list)
     description: Text | None = None
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
@@ -132,10 +137,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "cause_of_death": person.cause_of_death,
             "titles": list(person.titles),
             "status": person.status,
+            "status_public": person.public_status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
-        hidden = hidden_fields(n, person, loc)
+        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
@@ -152,6 +158,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
         _link_kin(n, person, loc, people, hidden, ancestry)
         n.link_fields("Person", person, loc, skip=("parents", "children", "lineage"), gm_only=hidden)
+        link_ties(n, person.id, person.ties, loc, hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (

@@ -46,6 +46,7 @@ from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
+from memory.knowledge.retrieval.answer_ties import ties_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -293,6 +294,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
         or which_answer(question, facts)
         or heir_answer(question, facts)
+        or ties_answer(question, facts)  # a mentor, a rival, a friend: ties that are not kin
         or kin_answer(question, facts)
         or family_answer(question, facts)
     )
