@@ -23,8 +23,8 @@ from canon.models import (
 from canon.proposals import ProposalWarning
 from canon.visibility import (
     HiddenCanon,
-    as_told,
     Knowing,
+    as_told,
     entities_seen,
     entity_named_only,
     entity_seen,
