@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import NOW, AsOf, Entity, StatementKind
+from canon.models import NOW, AsOf, Entity, StatementKind, Visibility
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, era_bounds
@@ -32,14 +32,21 @@ class _Kin:
 
 
 async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
-    statements = await reader.statements(predicates=["PARENT_OF", "SPOUSE_OF"], with_evidence=False)
+    """Return who is whose parent and spouse, as the viewer may see it. A reputed parent (what the table believes:
+    REPUTED_PARENT_OF) is drawn as a parent, unless the viewer sees a parent of that child kept for the GM: the
+    GM's picture draws the truth, a player's the story the table believes."""
+    predicates = ["PARENT_OF", "SPOUSE_OF", "REPUTED_PARENT_OF"]
+    statements = await reader.statements(predicates=predicates, with_evidence=False)
+    secret = {
+        s.object_id for s in statements if s.predicate == "PARENT_OF" and s.visibility == Visibility.GM_ONLY
+    }
     kin = _Kin()
     ids: set[int] = set()
     for s in statements:
-        if s.object_id is None:
+        if s.object_id is None or (s.predicate == "REPUTED_PARENT_OF" and s.object_id in secret):
             continue
         ids |= {s.subject_id, s.object_id}
-        if s.predicate == "PARENT_OF":
+        if s.predicate in ("PARENT_OF", "REPUTED_PARENT_OF"):
             kin.parents[s.object_id].add(s.subject_id)
             kin.children[s.subject_id].add(s.object_id)
         else:
