@@ -28,7 +28,7 @@ _ASKING_TEXT = """
     born birth birthday married marry marries marriage wed wedded wife wives husband husbands spouse widow widower
     father mother parent parents son sons daughter daughters child children brother brothers sister sisters
     sibling siblings uncle aunt cousin cousins grandfather grandmother grandson granddaughter nephew niece heir
-    family related dad mom mum
+    family related dad mom mum man missus hubby kid kids grandkids grandchildren maiden origin originally
     lead leads led leader leaders leading rule rules ruled ruler rulers ruling reign reigns reigned king queen
     lord lady command commands commanded commander found founded founder member members belong belongs
     located location happened happen happens battle battles treaty terms winner fought fight war siege
