@@ -339,3 +339,15 @@ def test_a_bad_birth_or_reputed_field_is_refused_at_its_line(
     result = cli.invoke(app, ["ingest", str(path), "-c", CAMPAIGN])
     assert result.exit_code == 1, result.output
     assert "line 3" in result.output and message in result.output, result.output
+
+
+def test_yarrow_s_card_shows_a_player_the_reputed_tie_only(cli: CliRunner) -> None:
+    def card(*viewer: str) -> str:
+        result = cli.invoke(app, ["canon", "entity", "Yarrow Orme", "--campaign", CAMPAIGN, *viewer])
+        assert result.exit_code == 0, result.output
+        return result.output
+
+    player, gm = card(), card("--as", "gm")
+    assert "Wendel Orme is known as Yarrow Orme's father" in player, player
+    assert "Tamber" not in player and "REPUTED" not in player, player
+    assert "Tamber Drevanne is Yarrow Orme's father" in gm and "Wendel Orme is known as" in gm, gm
