@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 
 from canon.errors import InvalidInput, NotFound
 from canon.graph import CanonReader
-from canon.models import NOW, AsOf, Entity, StatementKind, Visibility
+from canon.models import NOW, AsOf, Entity, StatementKind
 from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, era_bounds
 from canon.render.timeline_rows import events_page
-from canon.visibility import entity_hidden, shows_lock
+from canon.visibility import entity_hidden, gm_only, shows_lock
 
 
 def _year_text(text: str | None, key: int | None) -> str | None:
@@ -37,9 +37,7 @@ async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
     GM's picture draws the truth, a player's the story the table believes."""
     predicates = ["PARENT_OF", "SPOUSE_OF", "REPUTED_PARENT_OF"]
     statements = await reader.statements(predicates=predicates, with_evidence=False)
-    secret = {
-        s.object_id for s in statements if s.predicate == "PARENT_OF" and s.visibility == Visibility.GM_ONLY
-    }
+    secret = {s.object_id for s in statements if s.predicate == "PARENT_OF" and gm_only(s.visibility)}
     kin = _Kin()
     ids: set[int] = set()
     for s in statements:

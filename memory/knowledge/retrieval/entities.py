@@ -470,8 +470,7 @@ class EntityFinder:
                     shared=m.shared,
                 )
             )
-        # A family two steps out is read only when a question asks a tie of kin, or of a lineage ("is Wystan of
-        # House Drevanne": the tie to the house is through kin).
+        # A family is read only for a tie of kin asked, or a lineage named ("is Wystan of House Drevanne").
         if asks_kin(question) or any(f.entity_type == "Lineage" for f in facts):
             facts = await _with_kin(reader, facts, words)
         found = {f.entity_id for f in facts}

@@ -17,7 +17,8 @@ import re
 from canon.calendar import UNKNOWN
 from canon.errors import GameError
 from canon.graph import CanonReader
-from canon.models import EntityCard, Visibility
+from canon.models import EntityCard
+from canon.visibility import view_hidden
 from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
@@ -178,7 +179,7 @@ class _Cards:
             view.statement.predicate.upper() == "PARENT_OF"
             and view.object is not None
             and view.object.id == entity_id
-            and view.statement.visibility == Visibility.GM_ONLY
+            and view_hidden(view)
             for view in (card.relations if card is not None else ())
         )
 
