@@ -99,13 +99,22 @@ RelationType = Literal[
     "SEAT_OF",
     "ALLY_OF",
     "ENEMY_OF",
+    "MENTOR_OF",
+    "RIVAL_OF",
+    "FRIEND_OF",
+    "SIBLING_OF",
+    "COUSIN_OF",
+    "AUNT_OR_UNCLE_OF",
+    "GRANDPARENT_OF",
     "MADE",
     "FOUNDED",
     "POSSESSES",
     "LOCATED_IN",
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
-SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
+SYMMETRIC: frozenset[str] = frozenset(
+    {"SPOUSE_OF", "ALLY_OF", "ENEMY_OF", "RIVAL_OF", "FRIEND_OF", "SIBLING_OF", "COUSIN_OF"}
+)
 # Entity types that are another type wherever a reference expects it (`config/ontology.yaml`'s parents).
 PARENT_TYPES: dict[str, str] = {"NPC": "Person", "PC": "Person"}
 Visibility = Literal["public", "gm_only"]
@@ -347,4 +356,18 @@ BIRTH_SPELLINGS: dict[str, str] = {
 ERAS: tuple[TargetType, ...] = ("Era",)
 PLACES: tuple[TargetType, ...] = ("Location", "Region")
 AGENTS: tuple[TargetType, ...] = ("Person", "Creature", "Deity", "Faction")
+#: Who may act where a faction may: a noble house written as its family tree (a Lineage) too.
+HOUSES_TOO: tuple[TargetType, ...] = (*AGENTS, "Lineage")
+#: What a person serves or belongs to: a faction, or a house written as its family tree.
+SERVED: tuple[TargetType, ...] = ("Faction", "Lineage")
 PRACTITIONERS: tuple[TargetType, ...] = ("Person", "Culture", "Creature", "Deity", "Faction")
+
+
+def house_hint(first: str, second: str) -> str:
+    """Return what to write when a faction and a family tree take one id (a noble house written twice), else ""."""
+    if {first, second} != {"Faction", "Lineage"}:
+        return ""
+    return (
+        "; a house that is both a family and a faction is written once, as its family tree, with the faction's "
+        "leader, seat, allies, rivals and goals beside its members"
+    )

@@ -50,6 +50,7 @@ from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
+from memory.knowledge.retrieval.answer_ties import ties_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -300,6 +301,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         or heir_answer(question, facts)
         or house_answer(question, facts)  # "how is Wystan related to the royal family": a tie to a lineage
         or kin_form_answer(question, facts)  # "is Wystan an only child", "whose son is Wystan"
+        or ties_answer(question, facts)  # a mentor, a rival, a friend: ties that are not kin
         or kin_answer(question, facts)
         or family_answer(question, facts)
     )

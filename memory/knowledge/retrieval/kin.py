@@ -1,6 +1,7 @@
 """A person's family two steps out, read from the canon graph as the asker may see it.
 
-Canon holds the near ties (PARENT_OF, SPOUSE_OF, SIBLING_OF); the rest are walked from them: siblings are those a
+Canon holds the near ties (PARENT_OF, SPOUSE_OF, SIBLING_OF), and the farther ones a file says outright
+(`kin_declared`: an aunt, a cousin, a grandchild); the rest are walked from them: siblings are those a
 tie says, and those who share a parent; grandparents the parents' parents; uncles and aunts the parents' siblings;
 cousins their children; nephews and nieces the siblings' children; grandchildren the children's children. Every
 card is read through the asker's reader, so a tie the asker may not see (a GM-only parent, a GM-only child) walks
@@ -22,6 +23,7 @@ from canon.visibility import view_hidden
 from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
+from memory.knowledge.retrieval.kin_declared import declared_kin
 
 __all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of", "kin_words"]
 
@@ -219,6 +221,8 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         ],
         "half-siblings": await _half(cards, parents, siblings),
     }
+    for tie, declared in (await declared_kin(cards, entity_id)).items():  # kin a file says outright
+        ties[tie] = [i for i in dict.fromkeys([*ties[tie], *declared]) if i != entity_id]
     told = [*cards.story.get(entity_id, ()), *cards.story_children.get(entity_id, ())]
     for other in {i for ids in ties.values() for i in ids} | set(told):
         await cards.card(other)  # the sex of each one named is on their own card
