@@ -21,6 +21,7 @@ from canon.graph.fact_pages import facts_page
 from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, type_words
+from canon.wording.relations import BY_SEX
 from canon.wording.statements import for_a_card, state_parts, status_fact_over_life, status_over_life
 from memory.knowledge.models import citation_label
 from memory.scenes import Scene, scenes_by_id
@@ -180,7 +181,7 @@ async def entity_page(
     )
     listed = [*card.facts, *facts.shown]
     cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
-    parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+    parents = [v.subject.id for v in card.relations if v.statement.predicate in BY_SEX]
     scenes = await scenes_by_id(session, cited_scene_ids([*cited, *card.evidence]))
     words = await wording_for(session, reader, [*cited, *card.evidence], people=parents, cited_scenes=scenes)
     sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id, scenes)
