@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from memory import fulltext
 from memory.knowledge.glossary import RELATED
@@ -224,7 +224,7 @@ def same_start(word: str) -> str | None:
     return word[:2]
 
 
-def has_word(words: set[str], word: str) -> bool:
+def has_word(words: Collection[str], word: str) -> bool:
     if word in words:
         return True
     start = same_start(word)
