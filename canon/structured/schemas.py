@@ -74,6 +74,8 @@ TargetType = Literal[
 ]
 RelationType = Literal[
     "PARENT_OF",
+    "REPUTED_PARENT_OF",
+    "BORN_IN",
     "SPOUSE_OF",
     "MEMBER_OF",
     "PART_OF",
@@ -341,6 +343,14 @@ class RelationField(BaseModel):
     outgoing: bool
     target_types: tuple[TargetType, ...]
 
+
+#: Other spellings of a person's birth fields: `born_as` and `maiden_name` are `birth_name`, `origin` is
+#: `birthplace`.
+BIRTH_SPELLINGS: dict[str, str] = {
+    "born_as": "birth_name",
+    "maiden_name": "birth_name",
+    "origin": "birthplace",
+}
 
 # Target types several reference fields share.
 ERAS: tuple[TargetType, ...] = ("Era",)

@@ -16,6 +16,7 @@ from canon.wording.relations import PHRASES, relation_words
 # Where the sentence's shape does not give a phrase of its own: "{s} is {o}'s {parent}" and two "lives in".
 _OWN: Mapping[str, str] = {
     "PARENT_OF": "is the parent of",
+    "REPUTED_PARENT_OF": "is known as the parent of",
     "SIBLING_OF": "is a sibling of",
     "AUNT_OR_UNCLE_OF": "is an aunt or uncle of",
     "GRANDPARENT_OF": "is a grandparent of",

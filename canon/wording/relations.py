@@ -16,6 +16,7 @@ from canon.wording.counts import in_words
 # `_BY_SEX` for the other kin).
 PHRASES: Mapping[str, str] = {
     "PARENT_OF": "{s} is {o}'s {parent}",
+    "REPUTED_PARENT_OF": "{s} is known as {o}'s {parent}",
     "SPOUSE_OF": "{s} is married to {o}",
     "SIBLING_OF": "{s} is {o}'s sibling",
     "ALLY_OF": "{s} is an ally of {o}",
@@ -34,6 +35,7 @@ PHRASES: Mapping[str, str] = {
     "PART_OF": "{s} is part of {o}",
     "INHABITS": "{s} lives in {o}",
     "LIVES_IN": "{s} lives in {o}",
+    "BORN_IN": "{s} was born in {o}",
     "HELD_AT": "{s} is held at {o}",
     "SEAT_OF": "{s} is the seat of {o}",
     "HOMELAND_OF": "{s} is the homeland of {o}",
@@ -166,6 +168,7 @@ def relation_sentence(
         phrase = re.sub(
             r"^\{s\} (has|is) ", lambda m: "{s} " + ("have " if m[1] == "has" else "are "), phrase
         )
+        phrase = re.sub(r"^\{s\} ([a-z]+[^s])s ", r"{s} \1 ", phrase)  # "The Saltwrights worship Ombra"
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
 
 

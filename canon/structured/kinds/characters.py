@@ -24,6 +24,7 @@ from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
+    BIRTH_SPELLINGS,
     PLACES,
     SERVED,
     Date,
@@ -62,6 +63,9 @@ class Character(Entry):
     public_status: Status | None = None
     born: Date | None = None
     died: Date | None = None
+    # The name one was born with (a maiden name), and where (BORN_IN): where they are from.
+    birth_name: Text | None = None
+    birthplace: Ref | None = None
     cause_of_death: Text | None = None
     held_at: Ref | None = None
     # The people the character belongs to, as a family tree's member says it (MEMBER_OF a Culture).
@@ -69,6 +73,8 @@ class Character(Entry):
     # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
     parents: list[Ref] = Field(default_factory=list)
     children: list[Ref] = Field(default_factory=list)
+    # Whose child the table believes them to be (REPUTED_PARENT_OF), beside the truth `parents` may keep for the GM.
+    reputed_parents: list[Ref] = Field(default_factory=list)
     # Husband or wife, as a family tree's `spouse_of` says it (SPOUSE_OF): one (`spouse`) or several (`spouses`).
     spouse: Ref | None = None
     spouses: list[Ref] = Field(default_factory=list)
@@ -81,7 +87,7 @@ class Character(Entry):
     players: list[Text] = Field(default_factory=list)
 
     # A family tree's member writes its spouses `spouse_of:`: a line copied from a tree reads the same here.
-    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses"}
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses", **BIRTH_SPELLINGS}
 
 
 class CharactersFile(LoreModel):
@@ -102,6 +108,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "status_public": character.public_status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
+            "birth_name": character.birth_name,
             "cause_of_death": character.cause_of_death,
             "description": character.description,
             "gm_notes": character.gm_notes,
@@ -164,6 +171,10 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Person", field="home", relation="LIVES_IN", outgoing=True, target_types=PLACES
+        ),
+        # Where one was born, on a character or a family tree's member alike.
+        RelationField(
+            entity_type="Person", field="birthplace", relation="BORN_IN", outgoing=True, target_types=PLACES
         ),
         # A family tree's members are held somewhere too (the family tree links it as the characters do).
         RelationField(

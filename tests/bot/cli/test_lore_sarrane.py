@@ -171,7 +171,7 @@ def test_a_bad_alias_is_refused_at_its_line_and_nothing_is_written(
 
 def test_an_event_dated_in_the_calendars_words_is_placed_on_that_day(cli: CliRunner, tmp_path: Path) -> None:
     burning = card(cli, "Burning of the Docks")
-    assert "took place during the Crown Years (since 9 Scorch, year 668 of the Crown Years)" in burning
+    assert "took place during the Crown Years (on 9 Scorch, year 668 of the Crown Years)" in burning
     assert "in fiction date: the night of the long tide" in burning
     asked = ask(cli, tmp_path, ["when did the burning of the docks happen"])
     assert asked == {
