@@ -38,6 +38,7 @@ from canon.structured.schemas import (
     Status,
     Text,
 )
+from canon.structured.title_spans import held_titles
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
@@ -86,10 +87,13 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
     """Define the characters, with their lives, factions and homes."""
     for character in document.characters:
         loc = n.v.loc_of(character)
+        hidden = hidden_fields(n, character, loc)
+        titles, spans = held_titles(n, character.id, loc, character.titles, character.died, hidden)
         attributes: dict[str, JsonValue] = {
             "aliases": list(character.aliases),
             "sex": character.sex,
-            "titles": list(character.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": character.status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
@@ -97,7 +101,6 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
-        hidden = hidden_fields(n, character, loc)
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"

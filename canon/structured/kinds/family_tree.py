@@ -34,6 +34,7 @@ from canon.structured.schemas import (
     Visibility,
     VisibilityField,
 )
+from canon.structured.title_spans import held_titles
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
@@ -109,18 +110,20 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     ancestry: dict[str, list[tuple[str, Loc]]] = {}
     for person in document.members:
         loc = n.v.loc_of(person)
+        hidden = hidden_fields(n, person, loc)
+        titles, spans = held_titles(n, person.id, loc, person.titles, person.died, hidden)
         person_attributes: dict[str, JsonValue] = {
             "aliases": list(person.aliases),
             "sex": person.sex,
             "born": n.date_text(person.born),
             "died": n.date_text(person.died),
             "cause_of_death": person.cause_of_death,
-            "titles": list(person.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": person.status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
-        hidden = hidden_fields(n, person, loc)
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)

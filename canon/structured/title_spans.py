@@ -1,0 +1,178 @@
+"""A title held for a span of time: an item of a person's `titles` written as a mapping, `{title: High Warden,
+from: 3 Frostfall, 702 AT, to: 731 AT}`, its dates in the calendar's words as a `born:` is written.
+
+`to` left out: still held, or, of one who died, held until the death (a death kept for the GM leaves it open: its
+date would tell the death). `gm_only: true` keeps the span, holder and office, for the GM; `shared: true` says the
+office has several holders at once (otherwise two holders of it at one time are a warning). The validator notes
+what the mapping says by the item's place (`Validator.title_spans`); the kinds of people read it there
+(`held_titles`), and the import writes each span as the attribute `held_title`, valid from `from` to `to`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from canon.calendar import WorldDate
+from canon.structured.schemas import Date, LoreModel
+from canon.structured.tree import Broken, Map, Node, Scalar, got
+
+if TYPE_CHECKING:
+    from canon.structured.normalise import Normaliser
+
+Loc = tuple[str | int, ...]
+
+#: The attribute a title held for a span is stated as (many at once, each with its own validity).
+HELD_TITLE = "held_title"
+#: The keys of a title's mapping, as written.
+_KEYS = ("title", "from", "to", "gm_only", "shared")
+_FLAGS = ("gm_only", "shared")
+
+
+@dataclass(frozen=True, slots=True)
+class TitleSpan:
+    """What a title's mapping says besides the title: its dates, and whether it is the GM's or shared."""
+
+    start: WorldDate | None
+    end: WorldDate | None
+    secret: bool
+    shared: bool
+
+
+class Validator(Protocol):
+    """What reading a title's span needs of the validator: where things are, and what it notes and reports."""
+
+    positions: dict[Loc, Node]
+    labels: dict[Loc, str]
+    title_spans: dict[Loc, TitleSpan]
+
+    def at(self, node: Node | Scalar, message: str) -> None: ...
+
+    def validate(self, model: type[Any], data: dict[str, Any], loc: Loc) -> Any: ...
+
+
+class _Dates(LoreModel):
+    """A span's dates, read as a person's `born:` is (in the calendar's words too)."""
+
+    start: Date | None = None
+    end: Date | None = None
+
+
+def title_item(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
+    """Read a title written as a mapping: return the title's node, noting its span at the item's place; report a
+    mapping that is no title with a span."""
+    given = _pairs(item)
+    title = given.get("title")
+    other = [key for key in given if key not in _KEYS]
+    flag = next(
+        (
+            key
+            for key in _FLAGS
+            if key in given
+            and not (
+                type(given[key]) is Scalar and given[key].plain and given[key].value in ("true", "false")
+            )
+        ),
+        None,
+    )
+    if other:
+        why = f'it holds "{other[0]}" (a title\'s span takes {", ".join(_KEYS)})'
+    elif type(title) is not Scalar or not title.value.strip():
+        why = "it needs the title itself, written title: ..."
+    elif flag is not None:
+        why = f'"{flag}" must be true or false (without quotes), not {got(given[flag])}'
+    else:
+        dates = _read_dates(validator, given, loc)
+        if dates is None:
+            return Broken(item.line, item.column)
+        start, end = dates
+        flags = {key: given[key].value == "true" for key in _FLAGS if key in given}
+        validator.title_spans[loc] = TitleSpan(
+            start, end, flags.get("gm_only", False), flags.get("shared", False)
+        )
+        return title
+    validator.at(
+        item,
+        f"{label} must be a title, or a title held for a span written {{title: High Warden, from: ..., to: ...}}; "
+        f"{why}",
+    )
+    return Broken(item.line, item.column)
+
+
+def _pairs(item: Map) -> dict[str, Node]:
+    """Return a mapping's values by key. Of a date written on one line, `{title: X, from: 3 Frostfall, 702 AT}`,
+    YAML reads the year as a key of its own with no value: it is the date's rest."""
+    given: dict[str, Node] = {}
+    last: str | None = None
+    for key, value in item.pairs:
+        before = given.get(last) if last in ("from", "to") else None
+        rest = type(value) is Scalar and value.plain and not value.value and key.plain
+        if last is not None and rest and type(before) is Scalar and before.plain:
+            given[last] = Scalar(f"{before.value}, {key.value}", None, before.line, before.column)
+            continue
+        given[key.value] = value
+        last = key.value
+    return given
+
+
+def _read_dates(
+    validator: Validator, given: dict[str, Node], loc: Loc
+) -> tuple[WorldDate | None, ...] | None:
+    """Read a span's dates (each reported at its line when it is none), or None when one could not be read."""
+    data: dict[str, Any] = {}
+    for key, field in (("from", "start"), ("to", "end")):
+        node = given.get(key)
+        if node is None:
+            continue
+        if type(node) is not Scalar:
+            validator.at(node, f'"{key}" must be a date, as a person\'s "born:" is written; got {got(node)}')
+            return None
+        validator.positions[(*loc, field)] = node
+        validator.labels[(*loc, field)] = f'"{key}"'
+        data[field] = node.value
+    read = validator.validate(_Dates, data, loc)
+    return None if read is None else (read.start, read.end)
+
+
+def held_titles(
+    n: Normaliser,
+    owner: str,
+    loc: Loc,
+    titles: list[str],
+    died: WorldDate | None,
+    hidden: tuple[str, ...],
+) -> tuple[list[str], list[dict[str, Any]]]:
+    """Return a person's titles held for no span (the attribute `titles`, as before) and each held for a span as
+    the attribute `held_titles` keeps it: the title, its dates as text, whether it is the GM's, shared, and its
+    line. `to` left out is the death, when the death is told (and not kept for the GM). A `to` before its `from`
+    is an error at its line."""
+    plain: list[str] = []
+    spans: list[dict[str, Any]] = []
+    for index, title in enumerate(titles):
+        at = (*loc, "titles", index)
+        span = n.v.title_spans.get(at) if n.v.title_spans else None
+        if span is None:
+            plain.append(title)
+            continue
+        for field, date in (("start", span.start), ("end", span.end)):
+            n.check_date(owner, date, (*at, field), "titles")
+        start, end = span.start, span.end
+        if start is not None and end is not None and n.calendar.compare(end, start) == "before":
+            said = {f: getattr(n.v.positions.get((*at, f)), "value", "") for f in ("start", "end")}
+            n.v.report(
+                (*at, "end"),
+                f'"to" ({said["end"]}) is before "from" ({said["start"]}): a title is held from one to the other',
+            )
+        to_death = end is None and died is not None and "died" not in hidden
+        line, _ = n.v.pos(at)
+        spans.append(
+            {
+                "title": " ".join(title.split()),
+                "from": n.date_text(start),
+                "to": n.date_text(died if to_death else end),
+                "gm_only": span.secret or "titles" in hidden,
+                "shared": span.shared,
+                "line": line,
+            }
+        )
+    return plain, spans
