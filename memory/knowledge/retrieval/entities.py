@@ -42,6 +42,13 @@ from memory.knowledge.retrieval.holders import (
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
 from memory.knowledge.retrieval.nouns import common_nouns
+from memory.knowledge.retrieval.offices import (
+    card_offices,
+    event_key,
+    office_holders,
+    tensed,
+    today_key,
+)
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
@@ -432,6 +439,7 @@ class EntityFinder:
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
+        ranked += await office_holders(reader, question, ranked)  # "who was High Steward before Wynna Brack"
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
         ranked = ranked or await described(reader, question)
         step = await inner_step(reader, question, ranked)
@@ -440,6 +448,7 @@ class EntityFinder:
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
         now = await story_date(session, steps, reader) if ranked else None
+        today = today_key(now)
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -457,12 +466,18 @@ class EntityFinder:
                     match_score=round(min(m.score, 100.0), 1),
                     hidden=entity_hidden(entity),
                     description=entity.description,
-                    facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
+                    facts=tensed(
+                        card_facts(card, config.max_facts_per_entity, reader.ontology, words),
+                        entity.name,
+                        offices := card_offices(card, words, today),
+                    ),
                     score=round(min(m.score, 100.0) / 100, 4),
                     relations=card_relations(card, words),
                     state=card_state(card, reader.ontology),
                     state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
                     life=card_life(card, words, now),
+                    offices=offices,
+                    when_key=event_key(card, words),
                     secrets=tuple(card_secrets(card)),
                     step=step.said if step is not None and entity.id in step.found else None,
                     step_span=step.span if step is not None and entity.id in step.found else None,
