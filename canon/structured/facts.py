@@ -277,7 +277,7 @@ class FactBuilder:
     def _held_titles(
         self, entry: LoreEntry, subject: int, visibility: Visibility, spans: list[Any], own: dict[str, Fact]
     ) -> None:
-        """Add the fact of each title the entry held for a span: the attribute `held_title`, valid from its
+        """Add the fact of each title the entry held for a span: the attribute `tenure`, valid from its
         `from` to its `to`, in a slot of its own (the title, and which time the entry held it)."""
         times: dict[str, int] = {}
         for span in spans:

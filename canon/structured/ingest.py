@@ -165,7 +165,7 @@ async def _ingest(
     warnings = [
         *told,
         *await calendar_years_differ(state, changed),
-        *await office_warnings(state, changed),
+        *await office_warnings(state, changed, ids),
         *await Checks(writer).run(written),
     ]
     return done_report(state, "ingested", changeset.id, warnings)

@@ -2,15 +2,15 @@
 
 A span outside its holder's life (held before being born, or after dying, as the import's own `born:`/`died:`
 say it) is a warning, as a founding outside its founder's life is; so are two holders of one office at one time,
-unless their spans say the office is `shared`. Each warning names the file and line of the span, and the holders
-and dates in the campaign calendar's words. Only the files this import changed are read: a file imported again
-unchanged is not, and warns of nothing.
+unless their spans say the office is `shared`, in this import or beside a span canon holds already (a file imported
+before). Each warning names the file and line of the span, and the holders and dates in the campaign calendar's
+words. Only the files this import changed are read: a file imported again unchanged is not, and warns of nothing.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from canon.calendar import DateError, parse_date
@@ -20,6 +20,7 @@ from canon.models import Validity
 from canon.structured.files import LoadedFile
 from canon.structured.reports import IngestWarning
 from canon.structured.state import IngestState
+from canon.structured.title_spans import HELD_TITLE
 from canon.wording import Wording
 
 #: The kinds of the warnings (`canon.wording.findings.KIND_WORDS` says them in words).
@@ -30,6 +31,7 @@ TWO_HOLDERS = "office_two_holders"
 @dataclass(frozen=True, slots=True)
 class _Span:
     holder: str
+    key_of: str | int  # the holder's YAML id, or an entity id of canon
     title: str
     start: str | None
     end: str | None
@@ -62,6 +64,7 @@ def _spans(changed: Sequence[LoadedFile]) -> tuple[list[_Span], dict[str, tuple[
                     spans.append(
                         _Span(
                             entry.name,
+                            entry.id,
                             str(span.get("title")),
                             span.get("from") if isinstance(span.get("from"), str) else None,  # type: ignore[arg-type]
                             span.get("to") if isinstance(span.get("to"), str) else None,  # type: ignore[arg-type]
@@ -98,12 +101,45 @@ def _overlap(a: _Span, b: _Span) -> bool:
     return a0 < (b1 if b1 is not None else a0 + 1) and b0 < (a1 if a1 is not None else b0 + 1)
 
 
-async def office_warnings(state: IngestState, changed: Sequence[LoadedFile]) -> list[IngestWarning]:
+async def _in_canon(state: IngestState, spans: Sequence[_Span], ids: Mapping[str, int]) -> list[_Span]:
+    """Return the spans of the same offices canon holds of others than this import's holders (files imported
+    before, as the GM reads them), to check against the import's."""
+    titles = {_office(s.title) for s in spans}
+    mine = {ids.get(str(s.key_of)) for s in spans}
+    held = [
+        st
+        for st in await state.reader.statements(predicates=[HELD_TITLE], with_evidence=False)
+        if st.subject_id not in mine and _office(st.value or "") in titles
+    ]
+    names = await state.reader.entities({st.subject_id for st in held}) if held else {}
+    return [
+        _Span(
+            names[st.subject_id].name,
+            st.subject_id,
+            st.value or "",
+            st.validity.world_from,
+            st.validity.world_until,
+            False,
+            "as canon says it",
+        )
+        for st in held
+        if st.subject_id in names
+    ]
+
+
+def _office(title: str) -> str:
+    return " ".join(title.casefold().split())
+
+
+async def office_warnings(
+    state: IngestState, changed: Sequence[LoadedFile], ids: Mapping[str, int]
+) -> list[IngestWarning]:
     """Return a warning for each span held outside its holder's life and each pair of holders of one office at
-    one time (see the module docstring)."""
+    one time, in this import or with canon's (see the module docstring)."""
     spans, lives = _spans(changed)
     if not spans:
         return []
+    others = await _in_canon(state, spans, ids)
     words = Wording(calendar=(await state.reader.calendar()).words())
     warnings: list[IngestWarning] = []
     for span in spans:
@@ -112,10 +148,11 @@ async def office_warnings(state: IngestState, changed: Sequence[LoadedFile]) -> 
             warnings.append(
                 IngestWarning(kind=OUTSIDE_LIFE, message=f"{said}: {span.where}.", sides=(span.where,))
             )
-    by_title = sorted(spans, key=lambda s: " ".join(s.title.casefold().split()))
-    for _, group in itertools.groupby(by_title, key=lambda s: " ".join(s.title.casefold().split())):
-        for a, b in itertools.combinations(list(group), 2):
-            if a.holder == b.holder or a.shared or b.shared or not _overlap(a, b):
+    by_title = sorted([*spans, *others], key=lambda s: _office(s.title))
+    for _, group in itertools.groupby(by_title, key=lambda s: _office(s.title)):
+        pairs = [(a, b) for a, b in itertools.combinations(list(group), 2) if a in spans or b in spans]
+        for a, b in pairs:
+            if a.key_of == b.key_of or a.shared or b.shared or not _overlap(a, b):
                 continue
             message = (
                 f"{a.holder} and {b.holder} both hold “{a.title}” at one time: {a.holder} "

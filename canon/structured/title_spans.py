@@ -5,7 +5,7 @@ from: 3 Frostfall, 702 AT, to: 731 AT}`, its dates in the calendar's words as a 
 date would tell the death). `gm_only: true` keeps the span, holder and office, for the GM; `shared: true` says the
 office has several holders at once (otherwise two holders of it at one time are a warning). The validator notes
 what the mapping says by the item's place (`Validator.title_spans`); the kinds of people read it there
-(`held_titles`), and the import writes each span as the attribute `held_title`, valid from `from` to `to`.
+(`held_titles`), and the import writes each span as the attribute `tenure`, valid from `from` to `to`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 Loc = tuple[str | int, ...]
 
 #: The attribute a title held for a span is stated as (many at once, each with its own validity).
-HELD_TITLE = "held_title"
+HELD_TITLE = "tenure"
 #: The keys of a title's mapping, as written.
 _KEYS = ("title", "from", "to", "gm_only", "shared")
 _FLAGS = ("gm_only", "shared")

@@ -259,7 +259,7 @@ def test_an_attribute_is_read_through_its_synonyms_and_only_close_ones_are_offer
     assert o.attribute("NPC", "birthplace") == ("birthplace", None)
     assert o.close_attributes("NPC", "birthplace") == ["born"]
     assert o.close_attributes("NPC", "titel") == ["title"]
-    assert o.close_attributes("NPC", "job title") == ["title", "held_title", "occupation"]
+    assert o.close_attributes("NPC", "job title") == ["title", "occupation"]
     assert o.close_attributes("NPC", "eye") == ["eye_colour"]
     # A name close to nothing is no question: written as a new kind of detail when the GM types it.
     for typed in ("secret", "horse", "treasure", "hideout", "captaincy"):

@@ -294,6 +294,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     kin = (
         qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
         or which_answer(question, facts)
+        or office_answer(question, facts)  # "who was Osmund's successor": in an office held for a span
         or heir_answer(question, facts)
         or kin_answer(question, facts)
         or family_answer(question, facts)

@@ -13,13 +13,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from canon.continuity.findings import key_hi
 from canon.wording import in_prose, title_phrase
 from memory.knowledge.answer_models import Office
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.offices import asked_office, bare_title
+from memory.knowledge.retrieval.offices import asked_office, bare_title, last_key
 
 __all__ = ["asks_title", "current_holder", "office_answer", "offices_held"]
 
@@ -132,7 +131,7 @@ def _at(title: str, lo: int, hi: int, facts: Sequence[CanonFact]) -> list[_Held]
         for h in _holdings(facts, title)
         if h.office.start_key is not None
         and h.office.start_key <= hi
-        and (h.office.end_key is None or key_hi(h.office.end_key) >= lo)
+        and (h.office.end_key is None or last_key(h.office.end_key) >= lo)
         and (h.office.end_key is not None or not h.office.ended or h.office.start_key >= lo)
     ]
 
@@ -152,7 +151,7 @@ def _in_time(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tu
         if event is None or event[1].when_key is None:
             return None
         lo = hi = event[1].when_key
-        hi = key_hi(hi)
+        hi = last_key(hi)
         when = f"when {in_prose(event[1].entity_name, 'Event')} took place"
     held = _at(title, lo, hi, facts)
     if not held:

@@ -1,4 +1,4 @@
-"""Offices held over time: the titles a person held for a span (`held_title`, a `titles` item with `from`/`to`), read
+"""Offices held over time: the titles a person held for a span (`tenure`, a `titles` item with `from`/`to`), read
 from their card, and the holders a question about an office needs.
 
 "Who was High Steward before Wynna Brack?", "who succeeded Aldous Brack", "who held High Steward in 702", "who was
@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 
 from canon.calendar import DateError, parse_date
-from canon.continuity import world_key
 from canon.graph.reader import CanonReader, facts_holding
 from canon.models import EntityCard, Validity
 from canon.wording import PLAIN, Wording, title_phrase
@@ -29,12 +28,13 @@ __all__ = [
     "bare_title",
     "card_offices",
     "event_key",
+    "last_key",
     "office_holders",
     "today_key",
 ]
 
 #: The attribute a title held for a span is stated as (`canon.structured.title_spans`).
-HELD_TITLE = "held_title"
+HELD_TITLE = "tenure"
 _ARTICLES = frozenset({"the", "a", "an"})
 #: The most holders of one office brought: a long line of holders is asked of a few.
 _MOST = 12
@@ -102,13 +102,21 @@ def bare_title(text: str) -> str:
 
 
 def today_key(now: str | None) -> int | None:
-    """Return the story's date as a world key, or None."""
+    """Return the story's date as a world key (`year*10000 + month*100 + day`, as canon keys dates; counted here,
+    a lore question loads no continuity rules), or None."""
     if not now:
         return None
     try:
-        return world_key(parse_date(now))
-    except (DateError, ValueError):
+        date = parse_date(now)
+    except DateError:
         return None
+    return None if date.year is None else date.year * 10000 + (date.month or 0) * 100 + (date.day or 0)
+
+
+def last_key(key: int) -> int:
+    """Return the last world key a key stands for: a year's covers the whole year, a month's the month."""
+    rest = key % 10000
+    return key + 9999 if rest == 0 else key + 99 if rest % 100 == 0 else key
 
 
 def _key(words: Wording, text: str | None, key: int | None) -> int | None:
