@@ -5,20 +5,17 @@ from: 3 Frostfall, 702 AT, to: 731 AT}`, its dates in the calendar's words as a 
 date would tell the death). `gm_only: true` keeps the span, holder and office, for the GM; `shared: true` says the
 office has several holders at once (otherwise two holders of it at one time are a warning). The validator notes
 what the mapping says by the item's place (`Validator.title_spans`); the kinds of people read it there
-(`held_titles`), and the import writes each span as the attribute `tenure`, valid from `from` to `to`.
+(`kinds.titles.held_titles`), and the import writes each span as the attribute `tenure`, valid from `from` to `to`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from canon.calendar import WorldDate
 from canon.structured.schemas import Date, LoreModel
 from canon.structured.tree import Broken, Map, Node, Scalar, got
-
-if TYPE_CHECKING:
-    from canon.structured.normalise import Normaliser
 
 Loc = tuple[str | int, ...]
 
@@ -64,17 +61,9 @@ def title_item(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
     given = _pairs(item)
     title = given.get("title")
     other = [key for key in given if key not in _KEYS]
-    flag = next(
-        (
-            key
-            for key in _FLAGS
-            if key in given
-            and not (
-                type(given[key]) is Scalar and given[key].plain and given[key].value in ("true", "false")
-            )
-        ),
-        None,
-    )
+    flags = {key: given[key] for key in _FLAGS if key in given}
+    said = {key: node.value for key, node in flags.items() if type(node) is Scalar and node.plain}
+    flag = next((key for key in flags if said.get(key) not in ("true", "false")), None)
     if other:
         why = f'it holds "{other[0]}" (a title\'s span takes {", ".join(_KEYS)})'
     elif type(title) is not Scalar or not title.value.strip():
@@ -86,9 +75,8 @@ def title_item(validator: Validator, item: Map, loc: Loc, label: str) -> Node:
         if dates is None:
             return Broken(item.line, item.column)
         start, end = dates
-        flags = {key: given[key].value == "true" for key in _FLAGS if key in given}
         validator.title_spans[loc] = TitleSpan(
-            start, end, flags.get("gm_only", False), flags.get("shared", False)
+            start, end, said.get("gm_only") == "true", said.get("shared") == "true"
         )
         return title
     validator.at(
@@ -132,47 +120,3 @@ def _read_dates(
         data[field] = node.value
     read = validator.validate(_Dates, data, loc)
     return None if read is None else (read.start, read.end)
-
-
-def held_titles(
-    n: Normaliser,
-    owner: str,
-    loc: Loc,
-    titles: list[str],
-    died: WorldDate | None,
-    hidden: tuple[str, ...],
-) -> tuple[list[str], list[dict[str, Any]]]:
-    """Return a person's titles held for no span (the attribute `titles`, as before) and each held for a span as
-    the attribute `held_titles` keeps it: the title, its dates as text, whether it is the GM's, shared, and its
-    line. `to` left out is the death, when the death is told (and not kept for the GM). A `to` before its `from`
-    is an error at its line."""
-    plain: list[str] = []
-    spans: list[dict[str, Any]] = []
-    for index, title in enumerate(titles):
-        at = (*loc, "titles", index)
-        span = n.v.title_spans.get(at) if n.v.title_spans else None
-        if span is None:
-            plain.append(title)
-            continue
-        for field, date in (("start", span.start), ("end", span.end)):
-            n.check_date(owner, date, (*at, field), "titles")
-        start, end = span.start, span.end
-        if start is not None and end is not None and n.calendar.compare(end, start) == "before":
-            said = {f: getattr(n.v.positions.get((*at, f)), "value", "") for f in ("start", "end")}
-            n.v.report(
-                (*at, "end"),
-                f'"to" ({said["end"]}) is before "from" ({said["start"]}): a title is held from one to the other',
-            )
-        to_death = end is None and died is not None and "died" not in hidden
-        line, _ = n.v.pos(at)
-        spans.append(
-            {
-                "title": " ".join(title.split()),
-                "from": n.date_text(start),
-                "to": n.date_text(died if to_death else end),
-                "gm_only": span.secret or "titles" in hidden,
-                "shared": span.shared,
-                "line": line,
-            }
-        )
-    return plain, spans

@@ -158,8 +158,7 @@ class Validator:
         self.secret_items: set[Loc] = set()
         #: The dates of marriages written with their spouse (`spouses: [{name: Bo, married: 640}]`), by place.
         self.item_dates: dict[Loc, WorldDate] = {}
-        #: The spans of titles written with their dates (`titles: [{title: X, from: 702}]`), by place.
-        self.title_spans: dict[Loc, TitleSpan] = {}
+        self.title_spans: dict[Loc, TitleSpan] = {}  # `titles: [{title: X, from: 702}]`, by place
         #: A name the file itself gives (`first_name`), for the examples of its problems.
         self.example_name: str | None = None
 

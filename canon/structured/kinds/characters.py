@@ -21,6 +21,7 @@ from pydantic import Field, JsonValue
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.titles import held_titles
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     PLACES,
@@ -39,7 +40,6 @@ from canon.structured.schemas import (
     Status,
     Text,
 )
-from canon.structured.title_spans import held_titles
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser

@@ -18,6 +18,7 @@ from pydantic import Field, JsonValue
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.titles import held_titles
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -36,7 +37,6 @@ from canon.structured.schemas import (
     Visibility,
     VisibilityField,
 )
-from canon.structured.title_spans import held_titles
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser

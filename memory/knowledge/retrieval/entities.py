@@ -52,7 +52,7 @@ from memory.knowledge.retrieval.offices import (
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
-from memory.knowledge.retrieval.steps import inner_step, stepped
+from memory.knowledge.retrieval.steps import Step, inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.knowledge.retrieval.typed_names import closest, nearest_part
 from memory.knowledge.retrieval.years import in_a_year
@@ -448,7 +448,6 @@ class EntityFinder:
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
         now = await story_date(session, steps, reader) if ranked else None
-        today = today_key(now)
         facts: list[CanonFact] = []
         for m in ranked:
             try:
@@ -456,34 +455,7 @@ class EntityFinder:
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
                 continue
-            entity = card.entity
-            facts.append(
-                CanonFact(
-                    entity_id=entity.id,
-                    entity_name=entity.name,
-                    entity_type=entity.type,
-                    matched=m.window,
-                    match_score=round(min(m.score, 100.0), 1),
-                    hidden=entity_hidden(entity),
-                    description=entity.description,
-                    facts=tensed(
-                        card_facts(card, config.max_facts_per_entity, reader.ontology, words),
-                        entity.name,
-                        offices := card_offices(card, words, today),
-                    ),
-                    score=round(min(m.score, 100.0) / 100, 4),
-                    relations=card_relations(card, words),
-                    state=card_state(card, reader.ontology),
-                    state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
-                    life=card_life(card, words, now),
-                    offices=offices,
-                    when_key=event_key(card, words),
-                    secrets=tuple(card_secrets(card)),
-                    step=step.said if step is not None and entity.id in step.found else None,
-                    step_span=step.span if step is not None and entity.id in step.found else None,
-                    shared=m.shared,
-                )
-            )
+            facts.append(_card_fact(card, m, reader.ontology, config, words, now, step))
         if asks_kin(question):  # a family two steps out is read only when a question asks a tie of kin
             facts = await _with_kin(reader, facts, words)
         found = {f.entity_id for f in facts}
@@ -508,3 +480,40 @@ class EntityFinder:
         if not names[0]:
             return results
         return await mark_superseded(reader, names[0], results, max_entities=max_entities)
+
+
+def _card_fact(
+    card: EntityCard,
+    m: EntityMatch,
+    ontology: Ontology,
+    config: SearchConfig,
+    words: Wording,
+    now: str | None,
+    step: Step | None,
+) -> CanonFact:
+    """Return an entity's card as the answers read it, found by `m`: its lines, ties, life and offices over time as
+    the asker may see them (`now`: the story's date)."""
+    entity = card.entity
+    offices = card_offices(card, words, today_key(now))
+    state = card_state(card, ontology)
+    return CanonFact(
+        entity_id=entity.id,
+        entity_name=entity.name,
+        entity_type=entity.type,
+        matched=m.window,
+        match_score=round(min(m.score, 100.0), 1),
+        hidden=entity_hidden(entity),
+        description=entity.description,
+        facts=tensed(card_facts(card, config.max_facts_per_entity, ontology, words), entity.name, offices),
+        score=round(min(m.score, 100.0) / 100, 4),
+        relations=card_relations(card, words),
+        state=state,
+        state_terminal=is_terminal(ontology, state),
+        life=card_life(card, words, now),
+        offices=offices,
+        when_key=event_key(card, words),
+        secrets=tuple(card_secrets(card)),
+        step=step.said if step is not None and entity.id in step.found else None,
+        step_span=step.span if step is not None and entity.id in step.found else None,
+        shared=m.shared,
+    )

@@ -189,7 +189,8 @@ def test_reimport_unchanged_writes_nothing_and_overlaps_warn(cli: CliRunner, tmp
     assert said.exit_code == 0, said.output
     assert (
         "An office held outside its holder's life: Corla Wick holds “High Steward” (from year 720 to 740 of the "
-        "Tide-Lamp Age) before being born (year 730 of the Tide-Lamp Age): carrow/rival.yaml, line 5." in said.output
+        "Tide-Lamp Age) before being born (year 730 of the Tide-Lamp Age): carrow/rival.yaml, line 5."
+        in said.output
     )
     # Beside the spans of a file imported before: each holder she overlaps, named, with when and where.
     for other, span in (("Osmund Quarrendon", OSMUND_SPAN), ("Wynna Quarrendon", WYNNA_SPAN)):
