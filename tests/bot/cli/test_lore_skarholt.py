@@ -91,6 +91,10 @@ READS = {
         "Ebba Skell is the smiling mistress of the Grey Lanterns, who deals in stolen salt. "
         "Ebba Skell leads the Grey Lanterns."
     ),
+    "When was the Treaty of Ravik Ford signed and who signed it?": (
+        "The Treaty of Ravik Ford took place at Ravik Ford on 12 Thaw, year 298 of the Long Count. Queen Lowenna "
+        "Corrigan and the Cinder Oath took part in the Treaty of Ravik Ford: The pact that ended the beacon quarrel."
+    ),
     "When was the Treaty of Ravik Ford and who signed it?": (
         "The Treaty of Ravik Ford took place at Ravik Ford on 12 Thaw, year 298 of the Long Count. Queen Lowenna "
         "Corrigan and the Cinder Oath took part in the Treaty of Ravik Ford: The pact that ended the beacon quarrel."
