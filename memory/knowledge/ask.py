@@ -112,14 +112,8 @@ class Answerer:
             answer = answer.model_copy(update={"reply": said})
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
-            first = await self._part(campaign_id, parts[0], viewer, limit, search, glossary, knowing)
-            said = first.reply.text if first.reply is not None else ""
-            part = second_of(parts, said, [*first.canon_facts, *answer.canon_facts])
-            second = await self._part(campaign_id, part, viewer, limit, search, glossary, knowing)
-            if second.reply is not None:  # "…, and why": a reason, or the reason not known
-                why = reasoned(part, second.reply, second.canon_facts, second.results, parts[0])
-                second = second.model_copy(update={"reply": why})
-            answer = answer.model_copy(update=parts_answered(first, second))
+            each = await self._parts(campaign_id, parts, answer, viewer, limit, search, glossary, knowing)
+            answer = answer.model_copy(update=each)
         if answer.reply is None:
             if answer.trace.corrections:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
@@ -138,6 +132,29 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def _parts(
+        self,
+        campaign_id: int,
+        parts: tuple[str, str],
+        whole: Answer,
+        viewer: Viewer,
+        limit: int,
+        config: SearchConfig,
+        glossary: Mapping[str, str],
+        knowing: Knowing | None,
+    ) -> dict[str, object]:
+        """Return the fields of the answer to a two-part question (`whole`: its search as one), each part searched
+        and answered on its own: the second said of the first's answer where its pronoun agrees (`second_of`), a
+        why-part answered by a reason or said unknown (`reasoned`)."""
+        first = await self._part(campaign_id, parts[0], viewer, limit, config, glossary, knowing)
+        told = first.reply.text if first.reply is not None else ""
+        part = second_of(parts, told, [*first.canon_facts, *whole.canon_facts])
+        second = await self._part(campaign_id, part, viewer, limit, config, glossary, knowing)
+        if second.reply is not None:  # "…, and why": a reason, or the reason not known
+            why = reasoned(part, second.reply, second.canon_facts, second.results, parts[0])
+            second = second.model_copy(update={"reply": why})
+        return parts_answered(first, second)
 
     async def _part(
         self,

@@ -102,12 +102,12 @@ def _tied(named: CanonFact) -> dict[str, str | None]:
     for relation in named.relations:
         rule = _RELATIONS.get(relation.predicate.upper())
         mine = relation.subject == named.entity_name
-        ends = (rule.to_types if mine else rule.from_types) if rule else ()
+        ends: Sequence[str] = (rule.to_types if mine else rule.from_types) if rule else ()
         people = [t for t in ends if t in _PEOPLE]
         kind = "" if not ends else (None if not people else "Person" if len(people) == len(ends) else "")
         names.setdefault(relation.object if mine else relation.subject, kind)
-    for people in named.kin.ties.values() if named.kin else ():
-        names.update((n, "Person") for n in people if n not in names)
+    for kin in named.kin.ties.values() if named.kin else ():
+        names.update((n, "Person") for n in kin if n not in names)
     names.pop(named.entity_name, None)
     return names
 

@@ -1,13 +1,18 @@
 """A question of two parts ("who won the siege of Saltmere and when was it"): each part asked, each answered.
 
 A question joins two asking parts with "and" before a second asking word ("… and when was it", "… and where",
-"… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" is what the first
-part names (the entity found by its words, events first), and a bare asking word ("and when") asks of it as the
+"… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" ("its",
+"their", "his", "her" of a possessive too) is what the first part names (the entity found by its words, one the
+pronoun agrees with first, then events), and a bare asking word ("and when") asks of it as the
 first part does ("where was Bran born and when": "when was Bran born"; of an event, "when was the Siege of
 Saltmere"). Each part is searched and answered on its own (`KnowledgeService.ask`; `parts_answered` puts the two
 answers' sources together, renumbered), or, where only the whole was searched, from its canon and passages; the
-answers are said one after the other, and a part nothing answers says so, so no part is dropped. "who did X marry and when" is one question
-(`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
+answers are said one after the other, and a part nothing answers says so, so no part is dropped. Parts join by
+"and", "and also", a comma or a semicolon (the first then a question as it stands: "when a troll heals, what stops
+it" is one), or follow a name and a colon ("Ysolt: alive or dead, and where is she now?"). A personal pronoun of
+the second part after a "who" part asking of another is read once the first part is answered (`answer_chain`),
+and a "why" part is answered by a reason or said unknown (`answer_reasons`). "who did X marry and when" is one
+question (`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
 """
 
 from __future__ import annotations
