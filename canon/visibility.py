@@ -18,8 +18,15 @@
   kept to those present is read, privately and before the commit, by every player who took part in its scene
   (`proposal_seen`); not by one who did not.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
+- What the table is told in place of a truth the GM keeps (a person's `public_status` beside a GM-only `status`)
+  reads, for a player the truth is hidden from, as that truth itself would (`as_told`): "status: missing".
 - A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
   a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
+- Free text (a fact typed as text, a description, a scene's summary a model wrote) that names such an era reads
+  to that viewer with each date in it said as a date nobody knows ("in the 52nd year of the Sunken Reign": "at an
+  unknown time"), and without the sentences that name the era otherwise ("The Sunken Reign ended in fire."): a
+  text left with nothing is withheld whole. An era's name of one word and its abbreviations are common words
+  ("the Dawn", "SR"): they name it only with a year beside them (`era_text_seen`, `canon.era_mentions`).
 - A player whose character knows something (`canon.knowing.Knowing`, the viewer's lens: what the character
   learned, and from when) sees it although it is hidden: a known entity whole, as if public; a known
   statement, with its ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name,
@@ -35,12 +42,15 @@ members, or rewrites `may_see` by hand. Rows are written with the values `visibi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, false, or_, select, true
 from sqlalchemy.orm import aliased
 
+from canon.era_mentions import EraMentions
 from canon.knowing import NOTHING_KNOWN, Knowing, Known
 from canon.models import (
     NOW,
@@ -56,8 +66,10 @@ from canon.models import (
 from canon.proposals import Proposal, ProposalWarning, references
 
 __all__ = [
+    "TOLD_FOR",
     "HiddenCanon",
     "Knowing",
+    "as_told",
     "date_hidden",
     "entities_seen",
     "entity_facts_seen",
@@ -66,6 +78,7 @@ __all__ = [
     "entity_named_only",
     "entity_seen",
     "entity_seen_sql",
+    "era_text_seen",
     "gm_only",
     "may_see",
     "passage_hidden",
@@ -169,10 +182,50 @@ def visible_views(
     ]
 
 
+#: A fact that says what the table is told in place of a truth the GM keeps: `status_public` (a file's
+#: `public_status`) stands for `status`. Its name sorts just after the truth's, so a player's card lists it where
+#: a file saying only the public status would.
+TOLD_FOR: Mapping[str, str] = {"status_public": "status"}
+
+
+def as_told(views: list[StatementView], viewer: Viewer) -> list[StatementView]:
+    """Return the statements a viewer sees with what the table is told read as the truth it covers, for a player
+    the truth is hidden from: `public_status: missing` beside a GM-only `status: imprisoned` reads exactly as
+    `status: missing`, so the card, `/lore` and the timeline say what a file saying only that would. The GM, and
+    a player whose character learned the truth, read both: the truth, and what players are told."""
+    if viewer == Viewer.GM:
+        return views
+    seen = {(v.statement.subject_id, v.statement.predicate) for v in views}
+    told: list[StatementView] = []
+    for view in views:
+        truth = TOLD_FOR.get(view.statement.predicate)
+        if truth is not None and (view.statement.subject_id, truth) not in seen:
+            view = view.model_copy(update={"statement": replace(view.statement, predicate=truth)})
+        told.append(view)
+    return told
+
+
 def date_hidden(era: str | None, hidden_eras: Collection[str]) -> bool:
     """Return whether a date (by its era's key) is hidden from a viewer: it falls in one of `hidden_eras`, the keys
     of the eras the viewer may not see (none for the GM). Such a date reads to them as no date at all."""
     return era is not None and era in hidden_eras
+
+
+def era_text_seen(text: str, hidden: EraMentions | None) -> str:
+    """Return free text as a viewer may read it, given the mentions of the eras `hidden` from them (None: none):
+    its dates in one said as a date nobody knows, the sentences naming one otherwise left out ("" when nothing
+    is left). The GM, and a campaign without a hidden era, read it as written."""
+    if hidden is None or not text:
+        return text
+    told = hidden.dates.sub(hidden.date_words, text)
+    if hidden.named is not None and hidden.named.search(told):
+        told = _SENTENCE.sub(lambda s: "" if hidden.named and hidden.named.search(s[0]) else s[0], told)
+        told = re.sub(r"[ \t]+(?=\n|$)", "", told)
+    return told.strip()
+
+
+#: A sentence of a line, with the spaces after it: what is left out of a text when it names a hidden era.
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)[ \t]*")
 
 
 def source_hidden(hidden: bool) -> bool:

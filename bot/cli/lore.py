@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import (
+    ViewerChoice,
     command_ends_process,
     emit,
     fail,
@@ -38,13 +39,6 @@ if TYPE_CHECKING:
 #: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
 #: that the help screen does not load the search.
 PRESET_NAMES = ("default", "lexical", "semantic", "rrf", "context")
-
-
-class ViewerChoice(enum.StrEnum):
-    """Who the command line reads as."""
-
-    PLAYER = "player"
-    GM = "gm"
 
 
 class ClassChoice(enum.StrEnum):
@@ -460,10 +454,11 @@ def sources(
     campaign: CampaignOption,
     viewer: Annotated[
         ViewerChoice, typer.Option("--as", help="Read as a player or as the GM")
-    ] = ViewerChoice.GM,
+    ] = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
-    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used."""
+    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used (a
+    player's list unless `--as gm`, as `lore` reads)."""
     settings = settings_or_exit()
 
     from canon.models import Viewer

@@ -37,7 +37,7 @@ from canon.models import (
     Viewer,
 )
 from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
-from canon.visibility import may_see, statement_is_public_sql
+from canon.visibility import TOLD_FOR, may_see, statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
@@ -376,7 +376,9 @@ def _facts_of(attributes: Collection[str] | None) -> list[Any]:
     """Return the condition that keeps, of an entity's facts, those of these attributes (None: all of them)."""
     if attributes is None:
         return []
-    kept = StatementRow.predicate.in_(sorted(attributes))
+    # What players are told of a truth the GM keeps stands for it (`visibility.as_told`): asked with it.
+    asked = {*attributes, *(told for told, truth in TOLD_FOR.items() if truth in attributes)}
+    kept = StatementRow.predicate.in_(sorted(asked))
     return [or_(StatementRow.kind != StatementKind.ATTRIBUTE.value, kept)]
 
 

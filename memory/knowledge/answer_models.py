@@ -34,6 +34,8 @@ class Relation(BaseModel):
     #: When it holds from, as canon stores the date (an event's day on the ties placing it: "how old was X at
     #: the Battle of Y"); for reading only, never written out.
     since: str | None = Field(default=None, exclude=True)
+    #: The object's entity type ("Lineage": "what family was X born into"); for reading only.
+    object_type: str | None = Field(default=None, exclude=True)
 
 
 class Life(BaseModel):
@@ -68,6 +70,11 @@ class Kin(BaseModel):
     sexes: dict[str, str] = Field(default_factory=dict)
     married: dict[str, str] = Field(default_factory=dict)
     weddings: dict[str, str] = Field(default_factory=dict)
+    #: Those of a tie ("parents", "children") the table believes are, where canon does not say it is true.
+    reputed: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    #: Of a tie ("parents", "children"), those the table believes are, read beside the truth by one who sees
+    #: it (the GM) and not walked.
+    story: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: The entities of each tie, in the order of its names (for a question asked of them: "Tove's uncle's home").
     ids: dict[str, tuple[int, ...]] = Field(default_factory=dict, exclude=True)
 

@@ -38,14 +38,19 @@ from memory.knowledge.retrieval.answer_happenings import (
     is_event,
     names_list,
 )
+from memory.knowledge.retrieval.answer_house import house_answer
 from memory.knowledge.retrieval.answer_kept_forms import kept_forms
-from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer, marriage_answer
+from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer
+from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
+from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
+from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
+from memory.knowledge.retrieval.answer_ties import ties_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
@@ -291,8 +296,12 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         return _two_step(question, steps)  # a chain of kin ("Tove's brother's wife"), read tie by tie
     kin = (
         qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
+        or origin_answer(question, facts)  # "what was Ilvara's maiden name", "where is she from originally"
         or which_answer(question, facts)
         or heir_answer(question, facts)
+        or house_answer(question, facts)  # "how is Wystan related to the royal family": a tie to a lineage
+        or kin_form_answer(question, facts)  # "is Wystan an only child", "whose son is Wystan"
+        or ties_answer(question, facts)  # a mentor, a rival, a friend: ties that are not kin
         or kin_answer(question, facts)
         or family_answer(question, facts)
     )

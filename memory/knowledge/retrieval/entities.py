@@ -176,6 +176,7 @@ def card_relations(card: EntityCard, words: Wording = PLAIN) -> list[Relation]:
             predicate=view.statement.predicate,
             object=view.object.name,
             since=words.seen(view.statement.validity.world_from),
+            object_type=view.object.type,
         )
         for view in card.relations
         if view.object is not None
@@ -469,7 +470,8 @@ class EntityFinder:
                     shared=m.shared,
                 )
             )
-        if asks_kin(question):  # a family two steps out is read only when a question asks a tie of kin
+        # A family is read only for a tie of kin asked, or a lineage named ("is Wystan of House Drevanne").
+        if asks_kin(question) or any(f.entity_type == "Lineage" for f in facts):
             facts = await _with_kin(reader, facts, words)
         found = {f.entity_id for f in facts}
         return facts, [m for m in ranked if m.entity_id in found]
