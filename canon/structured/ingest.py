@@ -53,6 +53,7 @@ from canon.structured.reports import (
 from canon.structured.resolve import build_index
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
+from canon.structured.ties import keep_ties
 from canon.structured.told import secrets_told_elsewhere
 from canon.structured.versions import known_hashes, load_records
 from canon.structured.write import Writer
@@ -132,6 +133,7 @@ async def _ingest(
     index = await build_index(state)
     if state.errors:
         return failed_report(campaign_id, files, versions, state.errors, started)
+    keep_ties(state, index)  # a faction's `worships: Saint Orla`: WORSHIPS the god, when there is one
     planned = await plan_entities(state, index)
     if state.errors:
         return failed_report(campaign_id, files, versions, state.errors, started)

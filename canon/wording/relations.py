@@ -168,6 +168,7 @@ def relation_sentence(
         phrase = re.sub(
             r"^\{s\} (has|is) ", lambda m: "{s} " + ("have " if m[1] == "has" else "are "), phrase
         )
+        phrase = re.sub(r"^\{s\} ([a-z]+[^s])s ", r"{s} \1 ", phrase)  # "The Saltwrights worship Ombra"
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
 
 

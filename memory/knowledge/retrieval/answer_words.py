@@ -48,7 +48,7 @@ def fold_words(text: str) -> list[str]:
     return list(_folded(text))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def _folded(text: str) -> tuple[str, ...]:
     """Return a text's folded words (kept: the same passages and questions are read by many answer forms)."""
     return tuple(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
