@@ -122,6 +122,12 @@ class CalendarRules(BaseModel):
 
 
 DEFAULT_RULES = CalendarRules()
+#: Months and days above 99 do not fit a date's sortable key (`year * 10000 + month * 100 + day`).
+MAX_MONTHS = 99
+MAX_DAYS = 99
+#: The widest year any campaign's calendar may have: a stored date is read with it unless the caller gives the
+#: campaign's own shape, so that a day past the 31st of a long month reads back as the day it was stored as.
+STORED_RULES = CalendarRules(months_per_year=MAX_MONTHS, days_per_month=MAX_DAYS)
 
 
 class DateError(ValueError):
@@ -210,8 +216,9 @@ class WorldDate(BaseModel):
         return ".".join(parts)
 
 
-def parse_date(text: str, rules: CalendarRules = DEFAULT_RULES) -> WorldDate:
-    """Parse one of the date forms listed in the module docstring; raise `DateError` otherwise."""
+def parse_date(text: str, rules: CalendarRules = STORED_RULES) -> WorldDate:
+    """Parse one of the date forms listed in the module docstring; raise `DateError` otherwise. Without `rules`
+    any month and day a calendar may have is taken (`STORED_RULES`); give the campaign's to check against it."""
     if text == UNKNOWN:
         return WorldDate.unknown()
     segments = text.split(".")

@@ -12,13 +12,10 @@ from typing import Annotated, Any
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints
 
-from canon.calendar import MAX_YEAR, MIN_YEAR
+from canon.calendar import MAX_DAYS, MAX_MONTHS, MAX_YEAR, MIN_YEAR
 
 #: At most this many eras, months and seasons in one calendar (a calendar is read on every typed date).
 MAX_ENTRIES = 60
-#: Months and days above 99 do not fit a date's sortable key (`canon.continuity.world_key`).
-MAX_MONTHS = 99
-MAX_DAYS = 99
 
 #: The longest name of an era, a month or a season, and the longest date typed as today.
 NAME_LIMIT = 60

@@ -9,7 +9,8 @@ the hidden one) is left out alike. The story's date (`story_date_seen`: the late
 when later) is judged whole, as the GM has it, then hidden the same way when it falls in such an era: a player is
 never told an earlier date instead. The player's calendar keeps the hidden eras' keys (`hidden_eras`, never shown):
 its writer of dates (`CampaignCalendar.words()`) says every date in one as a date nobody knows, so a scene, a fact
-or an event dated there reads with no date, never in the era's name or key. Pure: no I/O.
+or an event dated there reads with no date, never in the era's name or key; and its `hidden_names` (every name of those eras) let free text a GM or a model
+wrote be read without them (`canon.visibility.era_text_seen`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -36,7 +37,16 @@ def calendar_seen(
     eras = tuple(e for e in seen.eras if e.key not in hidden and fold(e.name) not in names)
     # The hidden eras' keys go with it: every date its writer says in one is no date (`CalendarWords.hidden`).
     gone = frozenset(hidden) | {e.key for e in seen.eras if e not in eras}
-    shown = seen.model_copy(update={"eras": eras, "today": None, "hidden_eras": gone})
+    # And their names: free text naming one reads without it (`CalendarWords.told`).
+    told_names = frozenset(
+        name
+        for e in (*whole.eras, *seen.eras)
+        if e.key in gone
+        for name in (e.name, e.key, *e.abbreviations, *e.glossary)
+    )
+    shown = seen.model_copy(
+        update={"eras": eras, "today": None, "hidden_eras": gone, "hidden_names": told_names}
+    )
     today = present(whole)
     if today is None or date_hidden(today.era, hidden) or seen.today is None:
         return shown

@@ -24,8 +24,9 @@ types (`canon.calendar_block`), and `canon.calendar_checks` says whether it may 
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from typing import Any
 
 from pydantic import (
@@ -38,6 +39,8 @@ from pydantic import (
 )
 
 from canon.calendar import (
+    MAX_DAYS,
+    MAX_MONTHS,
     MAX_YEAR,
     MIN_YEAR,
     CalendarRules,
@@ -48,9 +51,7 @@ from canon.calendar import (
 )
 from canon.calendar_block import (
     FIELD_WORDS,
-    MAX_DAYS,
     MAX_ENTRIES,
-    MAX_MONTHS,
     NAME_LIMIT,
     TODAY_LIMIT,
     CalendarBlock,
@@ -69,6 +70,7 @@ CALENDAR_SETTINGS = "calendar"
 GLOSSARY_SETTINGS = "glossary"
 
 
+@functools.lru_cache(maxsize=4096)
 def fold(text: str) -> str:
     """Return a name as the reader compares it: lowercase, without dots or a leading "the", spaces collapsed."""
     words = re.sub(r"[.’']", "", text.casefold()).replace("_", " ").replace("-", " ").split()
@@ -177,6 +179,9 @@ class CampaignCalendar(BaseModel):
     #: The keys of the eras hidden from whoever reads this calendar (a player's GM-only eras, set by
     #: `canon.calendar_seen`): every date it writes in one is no date (`CalendarWords.hidden`). Never dumped.
     hidden_eras: frozenset[str] = Field(default=frozenset(), exclude=True)
+    #: Every name of those eras (names, keys, abbreviations, glossary terms), to find them in free text a GM or a
+    #: model wrote (`CalendarWords.told`). Never dumped, never shown.
+    hidden_names: frozenset[str] = Field(default=frozenset(), exclude=True)
 
     @field_validator("eras", "months", "seasons")
     @classmethod
@@ -257,29 +262,37 @@ class CampaignCalendar(BaseModel):
         """Return the one writer of this campaign's dates, for whoever reads this calendar (a date in an era hidden
         from them reads as no date)."""
         return CalendarWords(
-            eras=self.era_names(), months=tuple(m.name for m in self.months), hidden=self.hidden_eras
+            eras=self.era_names(),
+            months=tuple(m.name for m in self.months),
+            hidden=self.hidden_eras,
+            hidden_names=self.hidden_names,
         )
 
     def say(self, date: WorldDate) -> str:
         """Return a date in the calendar's words."""
         return self.words().world_date(date)
 
-    def describe_eras(self) -> str:
-        """Return the eras as a sentence: "This campaign's eras are the Tidewater Age (TA, years 0 onwards)."."""
+    def describe_eras(self, gm_only: Collection[str] = ()) -> str:
+        """Return the eras as a sentence: "This campaign's eras are the Tidewater Age (TA, years 0 onwards)."; an
+        era whose key is in `gm_only` is marked so ("the Hidden Tide (years 600–620, GM only)"), for the GM."""
         if not self.eras:
             return (
                 f"This campaign's calendar has no eras: a date is a plain year (from year {self.first_year})."
             )
         parts = []
         for era in self.eras:
-            extra = ", ".join([*era.abbreviations, era.span_words()])  # every abbreviation typed for it
+            marks = ["GM only"] if era.key in gm_only else []
+            extra = ", ".join(
+                [*era.abbreviations, era.span_words(), *marks]
+            )  # every abbreviation typed for it
             parts.append(f"{self.era_phrase(era.key)} ({extra})")
         lead = "This campaign's era is " if len(parts) == 1 else "This campaign's eras are "
         return lead + _join(parts) + "."
 
-    def describe(self) -> str:
-        """Return the whole calendar in sentences, for the GM's calendar screen and the command line."""
-        lines = [self.describe_eras()]
+    def describe(self, gm_only: Collection[str] = ()) -> str:
+        """Return the whole calendar in sentences, for the calendar screen and the command line; the eras whose
+        keys are in `gm_only` marked as the GM's (`describe_eras`)."""
+        lines = [self.describe_eras(gm_only)]
         if self.months:
             months = _join([f"{m.name} ({m.days} days)" for m in self.months])
             count = "1 month" if len(self.months) == 1 else f"{len(self.months)} months"

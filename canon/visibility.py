@@ -20,6 +20,11 @@
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
 - A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
   a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
+- Free text (a fact typed as text, a description, a scene's summary a model wrote) that names such an era reads
+  to that viewer with each date in it said as a date nobody knows ("in the 52nd year of the Sunken Reign": "at an
+  unknown time"), and without the sentences that name the era otherwise ("The Sunken Reign ended in fire."): a
+  text left with nothing is withheld whole. An era's name of one word and its abbreviations are common words
+  ("the Dawn", "SR"): they name it only with a year beside them (`era_text_seen`, `canon.era_mentions`).
 - A player whose character knows something (`canon.knowing.Knowing`, the viewer's lens: what the character
   learned, and from when) sees it although it is hidden: a known entity whole, as if public; a known
   statement, with its ends' names and nothing else of a hidden end ("Vell's title: heir" tells Vell's name,
@@ -35,12 +40,14 @@ members, or rewrites `may_see` by hand. Rows are written with the values `visibi
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Iterable, Mapping
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, false, or_, select, true
 from sqlalchemy.orm import aliased
 
+from canon.era_mentions import EraMentions
 from canon.knowing import NOTHING_KNOWN, Knowing, Known
 from canon.models import (
     NOW,
@@ -66,6 +73,7 @@ __all__ = [
     "entity_named_only",
     "entity_seen",
     "entity_seen_sql",
+    "era_text_seen",
     "gm_only",
     "may_see",
     "passage_hidden",
@@ -173,6 +181,23 @@ def date_hidden(era: str | None, hidden_eras: Collection[str]) -> bool:
     """Return whether a date (by its era's key) is hidden from a viewer: it falls in one of `hidden_eras`, the keys
     of the eras the viewer may not see (none for the GM). Such a date reads to them as no date at all."""
     return era is not None and era in hidden_eras
+
+
+def era_text_seen(text: str, hidden: EraMentions | None) -> str:
+    """Return free text as a viewer may read it, given the mentions of the eras `hidden` from them (None: none):
+    its dates in one said as a date nobody knows, the sentences naming one otherwise left out ("" when nothing
+    is left). The GM, and a campaign without a hidden era, read it as written."""
+    if hidden is None or not text:
+        return text
+    told = hidden.dates.sub(hidden.date_words, text)
+    if hidden.named is not None and hidden.named.search(told):
+        told = _SENTENCE.sub(lambda s: "" if hidden.named and hidden.named.search(s[0]) else s[0], told)
+        told = re.sub(r"[ \t]+(?=\n|$)", "", told)
+    return told.strip()
+
+
+#: A sentence of a line, with the spaces after it: what is left out of a text when it names a hidden era.
+_SENTENCE = re.compile(r"[^.!?\n]+(?:[.!?]+|$)[ \t]*")
 
 
 def source_hidden(hidden: bool) -> bool:

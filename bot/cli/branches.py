@@ -59,15 +59,28 @@ def tree_lines(
     return lines
 
 
-def node_payload(node: BranchNode) -> dict[str, Any]:
-    """Return a tree node as JSON: the campaign, its depth, parent and fork point."""
-    return {
-        **node.campaign.model_dump(mode="json"),
-        "depth": node.depth,
-        "parent": node.parent_name,
-        "fork": node.fork.model_dump(mode="json") if node.fork else None,
-        "bindings": [b.channel_id for b in node.bindings],
-    }
+def node_payload(node: BranchNode, date: Callable[[str], str] = str) -> dict[str, Any]:
+    """Return a tree node as JSON: the campaign, its depth, parent and fork point (`date` writes its world date in
+    the calendar's words, as the text does)."""
+    return _fork_dated(
+        {
+            **node.campaign.model_dump(mode="json"),
+            "depth": node.depth,
+            "parent": node.parent_name,
+            "fork": node.fork.model_dump(mode="json") if node.fork else None,
+            "bindings": [b.channel_id for b in node.bindings],
+        },
+        date,
+    )
+
+
+def _fork_dated(payload: dict[str, Any], date: Callable[[str], str]) -> dict[str, Any]:
+    """Return a campaign's JSON with its fork's world date in words, never the stored key."""
+    if payload.get("fork_world_date"):
+        payload["fork_world_date"] = date(payload["fork_world_date"])
+    if payload.get("fork") and payload["fork"].get("world_date"):
+        payload["fork"] = {**payload["fork"], "world_date": date(payload["fork"]["world_date"])}
+    return payload
 
 
 def _plan_payload(plan: RebasePlan) -> dict[str, Any]:
@@ -118,7 +131,11 @@ def _plan_text(plan: RebasePlan) -> str:
     return "\n".join(lines)
 
 
-def _info_payload(info: BranchInfo) -> dict[str, Any]:
+def _info_payload(info: BranchInfo, date: Callable[[str], str] = str) -> dict[str, Any]:
+    return _fork_dated(_info_fields(info), date)
+
+
+def _info_fields(info: BranchInfo) -> dict[str, Any]:
     return {
         **info.campaign.model_dump(mode="json"),
         "parent": info.parent.name if info.parent else None,
@@ -165,7 +182,7 @@ def fork(
     from canon.forks import fork_point_of
 
     emit(
-        branch.model_dump(mode="json"),
+        _fork_dated(branch.model_dump(mode="json"), date),
         as_json=as_json,
         text=lambda: (
             f"Created branch #{branch.id} “{branch.name}”, {fork_words(fork_point_of(branch), parent, date)}."
@@ -202,7 +219,7 @@ def info(
             lines.append("Branches: " + ", ".join(k.name for k in found.children))
         return "\n".join(lines)
 
-    emit(_info_payload(found), as_json=as_json, text=text)
+    emit(_info_payload(found, date), as_json=as_json, text=text)
 
 
 def rebase(

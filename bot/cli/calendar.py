@@ -1,6 +1,7 @@
 """`lorekeeper canon calendar`: see, set or clear the campaign's calendar, and read a date on it.
 
-    lorekeeper canon calendar -c Saltmarch                      # the calendar in sentences
+    lorekeeper canon calendar -c Saltmarch                      # the calendar in sentences, as a player reads it
+    lorekeeper canon calendar -c Saltmarch --as gm              # the GM's: GM-only eras marked, and the block
     lorekeeper canon calendar -c Saltmarch --set calendar.yaml  # eras, months, seasons (docs/calendar.md)
     lorekeeper canon calendar -c Saltmarch --clear              # drop the block; canon's eras stay
     lorekeeper canon calendar -c Saltmarch --read "363 TA"      # how a typed date is understood
@@ -15,7 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import emit, fail, with_campaign
+from bot.cli.common import ViewerChoice, emit, fail, with_campaign
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 
@@ -29,11 +30,22 @@ def canon_calendar(
         bool, typer.Option("--clear", help="Drop the calendar block (canon's eras stay)")
     ] = False,
     read: Annotated[str | None, typer.Option("--read", help="A date to read, as the table types it")] = None,
+    viewer: Annotated[
+        ViewerChoice | None,
+        typer.Option(
+            "--as",
+            help="Read as a player (the default: no GM-only era) or as the GM (GM-only eras marked, the block)",
+        ),
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON")] = False,
 ) -> None:
     """Show the campaign's calendar, set or clear it (as the GM), or read a date on it."""
     if sum([set_file is not None, clear, read is not None]) > 1:
         fail("Give one of --set, --clear and --read.", code=2)
+    if (set_file is not None or clear) and viewer == ViewerChoice.PLAYER:
+        fail("Only the GM sets or clears the calendar: leave out --as player.", code=2)
+    # Setting is the GM's act, and says the calendar as the GM reads it; anything else reads as a player by default.
+    gm = viewer == ViewerChoice.GM or set_file is not None or clear
     text: str | None = None
     if set_file is not None:
         try:
@@ -47,12 +59,16 @@ def canon_calendar(
         from canon.models import Viewer
 
         calendars = services.calendars
+        seen = Viewer.GM if gm else Viewer.PLAYER
         if read is not None:
-            reading = await calendars.read(found, read)
+            reading = await calendars.read(found, read, viewer=seen)
             if reading.date is None:
                 return {"refused": reading.sentence(), "choices": list(reading.choices)}
-            calendar = await calendars.calendar(found, Viewer.GM)  # the GM's tool: read as `read` reads it
+            calendar = await calendars.calendar(found, seen)
             return {"date": str(reading.date), "words": calendar.say(reading.date), "note": reading.note}
+        if not gm:  # as `/calendar show` answers a player: the sentences, no GM-only era, no block
+            calendar = await calendars.calendar(found, Viewer.PLAYER)
+            return {"calendar": calendar.model_dump(mode="json"), "sentences": calendar.describe()}
         view = await (calendars.set_block(found, text) if text is not None else calendars.view(found))
         return {
             "calendar": view.calendar.model_dump(mode="json"),

@@ -7,7 +7,6 @@ as a player unless `--as gm` is given, so hidden canon is only printed on reques
 
 from __future__ import annotations
 
-import enum
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -18,7 +17,7 @@ import typer
 from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
-from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, emit, fail, with_campaign
+from bot.cli.common import IN_WORLD_DATE_HELP, Typer, ViewerChoice, checked, emit, fail, with_campaign
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
@@ -36,13 +35,6 @@ canon_app.command("retcon")(canon_retcon)
 canon_app.command("reveal")(canon_reveal)
 canon_app.command("unreveal")(canon_unreveal)
 canon_app.command("known")(canon_known)
-
-
-class ViewerChoice(enum.StrEnum):
-    """Who the command line reads as."""
-
-    PLAYER = "player"
-    GM = "gm"
 
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
@@ -90,6 +82,13 @@ def _words(calendar: CampaignCalendar) -> Wording:
     from canon.wording import Wording
 
     return Wording(calendar=calendar.words())
+
+
+def _said(payload: Any, words: Wording | None) -> Any:
+    """Return a JSON payload with its dates in the reader's calendar's words (`bot.cli.json_words`)."""
+    from bot.cli.json_words import dates_in_words
+
+    return dates_in_words(payload, (words or _plain()).calendar)
 
 
 def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> str:
@@ -155,7 +154,7 @@ def canon_entity(
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
-    emit(payload, as_json=as_json, text=lambda: _card_text(card, described, words))
+    emit(_said(payload, words), as_json=as_json, text=lambda: _card_text(card, described, words))
 
 
 @canon_app.command("timeline")
@@ -181,7 +180,10 @@ def canon_timeline(
 
     title, views = with_campaign(campaign, work)
     emit(
-        {"entity": title, "viewer": viewer.value, "timeline": [v.model_dump(mode="json") for v in views]},
+        _said(
+            {"entity": title, "viewer": viewer.value, "timeline": [v.model_dump(mode="json") for v in views]},
+            words,
+        ),
         as_json=as_json,
         text=lambda: "\n".join([f"Timeline of {title}:", *(f"  {_line(v, words)}" for v in views)]),
     )
@@ -208,13 +210,14 @@ def canon_neighbours(
     from canon.wording.counts import counted
 
     point = checked(lambda: parse_as_of())
+    words = None
 
     async def work(services: Any, found: Any) -> Any:
-        nonlocal point
+        nonlocal point, words
+        calendar = await services.calendars.calendar(found, Viewer(viewer.value))
+        words = _words(calendar)
         if as_of:  # read on the campaign's calendar, as the table writes dates
-            point = parse_as_of(
-                at_date=as_of, calendar=await services.calendars.calendar(found, Viewer(viewer.value))
-            )
+            point = parse_as_of(at_date=as_of, calendar=calendar)
         return await services.queries.neighbours(
             found, name, viewer=Viewer(viewer.value), hops=hops, as_of=point
         )
@@ -234,11 +237,11 @@ def canon_neighbours(
         "entities": [{"hop": hop, **ref.model_dump(mode="json")} for hop, ref in reached.values()],
     }
     emit(
-        payload,
+        _said(payload, words),
         as_json=as_json,
         text=lambda: "\n".join(
             [f"Within {counted(hops, 'step')} of {entity.name}:"]
-            + [f"  [{hop}] {_line(view)}" for hop, view in found]
+            + [f"  [{hop}] {_line(view, words)}" for hop, view in found]
             + ([] if found else ["  nothing"])
         ),
     )
@@ -280,10 +283,13 @@ def canon_check(campaign: CampaignOption, as_json: JsonOption = False) -> None:
         return "\n".join(lines)
 
     emit(
-        {
-            "campaign": campaign,
-            "conflicts": [{**f.model_dump(mode="json"), "new": f.fingerprint in fresh} for f in findings],
-        },
+        _said(
+            {
+                "campaign": campaign,
+                "conflicts": [{**f.model_dump(mode="json"), "new": f.fingerprint in fresh} for f in findings],
+            },
+            words,
+        ),
         as_json=as_json,
         text=text,
     )
@@ -306,7 +312,7 @@ def canon_conflicts(campaign: CampaignOption, as_json: JsonOption = False) -> No
 
     recorded = with_campaign(campaign, work)
     emit(
-        [c.model_dump(mode="json") for c in recorded],
+        _said([c.model_dump(mode="json") for c in recorded], words),
         as_json=as_json,
         text=lambda: (
             "\n".join(

@@ -78,6 +78,10 @@ def _add(
         "statement_ids": result.statement_ids,
         "conflicts": [f.model_dump(mode="json") for f in result.findings],
     }
+    if words is not None:  # dates in the calendar's words, as the text says them
+        from bot.cli.json_words import dates_in_words
+
+        payload = dates_in_words(payload, words.calendar)
 
     def text() -> str:
         from canon.wording import PLAIN, warning_sentence

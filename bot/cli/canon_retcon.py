@@ -40,6 +40,7 @@ def canon_retcon(
         )
 
     result = with_campaign(campaign, work)
+    from bot.cli.json_words import dates_in_words
 
     def named(view: Any, unread: str) -> str:  # the words typed back to `canon retcon` pick it; ids in --json
         return fact_name(view, result.words) if view is not None else unread
@@ -56,12 +57,15 @@ def canon_retcon(
         return "\n".join(lines)
 
     emit(
-        {
-            "retconned_id": result.retconned_id,
-            "replacement_id": result.replacement_id,
-            "dependents": [v.model_dump(mode="json") for v in result.dependents],
-            "closed_conflicts": [c.id for c in result.closed],
-        },
+        dates_in_words(
+            {
+                "retconned_id": result.retconned_id,
+                "replacement_id": result.replacement_id,
+                "dependents": [v.model_dump(mode="json") for v in result.dependents],
+                "closed_conflicts": [c.id for c in result.closed],
+            },
+            result.words.calendar,
+        ),
         as_json=as_json,
         text=text,
     )

@@ -6,6 +6,7 @@ is imported by the command that uses it, so `lorekeeper --help` and a mistyped c
 
 from __future__ import annotations
 
+import enum
 import functools
 import gc
 import json
@@ -29,6 +30,14 @@ T = TypeVar("T")
 IN_WORLD_DATE_HELP = (
     "In-world date in the campaign calendar's words (lorekeeper canon calendar -c NAME shows them)"
 )
+
+
+class ViewerChoice(enum.StrEnum):
+    """Who the command line reads as: a player (public canon; the default of every command that reads) or the GM."""
+
+    PLAYER = "player"
+    GM = "gm"
+
 
 MISSING_TOKEN = """\
 Lorekeeper cannot start: no Discord bot token is set.

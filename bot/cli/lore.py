@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 
 from bot.cli.common import (
+    ViewerChoice,
     command_ends_process,
     emit,
     fail,
@@ -38,13 +39,6 @@ if TYPE_CHECKING:
 #: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
 #: that the help screen does not load the search.
 PRESET_NAMES = ("default", "lexical", "semantic", "rrf", "context")
-
-
-class ViewerChoice(enum.StrEnum):
-    """Who the command line reads as."""
-
-    PLAYER = "player"
-    GM = "gm"
 
 
 class ClassChoice(enum.StrEnum):

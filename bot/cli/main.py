@@ -186,7 +186,7 @@ def campaign_list(as_json: Annotated[bool, typer.Option("--json", help="Print JS
 
     found, dates = run_async(lambda: with_services(settings, work))
     emit(
-        [node_payload(node) for node in found],
+        [node_payload(node, dates.get(node.campaign.id, str)) for node in found],
         as_json=as_json,
         text=lambda: "\n".join(tree_lines(found, dates)) or "No campaigns yet.",
     )

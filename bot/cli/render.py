@@ -6,26 +6,18 @@ events and eras are only drawn on request, as on Discord.
 
 from __future__ import annotations
 
-import enum
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
+from bot.cli.common import Typer, ViewerChoice, emit, run_async, settings_or_exit, with_services
 
 if TYPE_CHECKING:
     from bot.app import Services
     from canon.render import Picture
 
 render_app = Typer(help="Draw family trees and timelines as PNG images.", no_args_is_help=True)
-
-
-class ViewerChoice(enum.StrEnum):
-    """Who the picture is drawn for."""
-
-    PLAYER = "player"
-    GM = "gm"
 
 
 CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]

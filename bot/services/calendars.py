@@ -52,12 +52,17 @@ class CalendarService:
             return await (await self.access.reader(session, campaign, viewer)).calendar()
 
     async def view(self, campaign: Campaign) -> CalendarView:
-        """Return the calendar in sentences and its block (the GM's view)."""
+        """Return the calendar in sentences, its GM-only eras marked, and its block (the GM's view)."""
         async with self.db.session() as session:
             calendar = await (await self.access.reader(session, campaign, Viewer.GM)).calendar()
+            gm_only = await self._gm_only(session, campaign)
             row = await campaigns.get_campaign(session, campaign.id)
         block = (row.settings or {}).get(CALENDAR_SETTINGS) or {}
-        return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
+        return CalendarView(calendar, calendar.describe(gm_only), block_yaml(block) if block else "")
+
+    async def _gm_only(self, session: AsyncSession, campaign: Campaign) -> frozenset[str]:
+        """Return the keys of the eras only the GM may see: those a player's calendar hides."""
+        return (await (await self.access.reader(session, campaign, Viewer.PLAYER)).calendar()).hidden_eras
 
     async def set_block(self, campaign: Campaign, text: str) -> CalendarView:
         """Set the calendar a GM typed (YAML, or sentences as /calendar show writes them), checked against canon's eras; an empty text clears it."""
@@ -72,7 +77,9 @@ class CalendarService:
             return calendar, block
 
         calendar, block = await self.db.run(work)
-        return CalendarView(calendar, calendar.describe(), block_yaml(block) if block else "")
+        async with self.db.session() as session:
+            gm_only = await self._gm_only(session, campaign)
+        return CalendarView(calendar, calendar.describe(gm_only), block_yaml(block) if block else "")
 
     async def read(
         self, campaign: Campaign, text: str, *, anchor: WorldDate | None = None, viewer: Viewer = Viewer.GM

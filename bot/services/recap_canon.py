@@ -9,7 +9,7 @@ fact that silently vanished from the journal would leave it wondering what chang
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -24,6 +24,32 @@ from memory.journal import Recap, RetconnedFact
 
 
 async def as_canon_holds(
+    session: AsyncSession, access: CanonAccess, campaign: Campaign, recaps: Sequence[Recap]
+) -> list[Recap]:
+    """Return recaps with the facts a retcon has since taken out of canon marked (`Recap.retconned`), as players
+    read them: their summary (a model's words), title and facts never naming a GM-only era
+    (`CalendarWords.told`: its dates read "at an unknown time")."""
+    marked = await _marked(session, access, campaign, recaps)
+    told = (await wording_for(session, await access.reader(session, campaign, Viewer.PLAYER))).calendar.told
+    return [_recap_told(recap, told) for recap in marked]
+
+
+def _recap_told(recap: Recap, told: Callable[[str], str]) -> Recap:
+    """Return a recap with the words a GM or a model wrote said as players may read them."""
+    retconned = tuple(
+        r.model_copy(update={"fact": told(r.fact), "now": r.now and told(r.now)}) for r in recap.retconned
+    )
+    return recap.model_copy(
+        update={
+            "title": told(recap.title) or (recap.title and "A scene"),
+            "summary": recap.summary and (told(recap.summary) or None),
+            "facts": tuple(f for f in (told(f) for f in recap.facts) if f),
+            "retconned": tuple(r for r in retconned if r.fact),
+        }
+    )
+
+
+async def _marked(
     session: AsyncSession, access: CanonAccess, campaign: Campaign, recaps: Sequence[Recap]
 ) -> list[Recap]:
     """Return recaps with the facts a retcon has since taken out of canon marked (`Recap.retconned`)."""

@@ -21,6 +21,7 @@ from canon.errors import InvalidInput, NotFound
 from canon.forks import LineageStep
 from canon.graph.lineage import lineage_as_of, valid_at
 from canon.graph.rows import RowReader, evidence_from_row, with_retcons
+from canon.graph.told import HiddenEraText
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.ontology import Ontology
 from canon.tables import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
@@ -45,6 +46,8 @@ class LineageReader:
         self.viewer = viewer
         #: What the player's character knows (`canon.visibility.Knowing`); None: public canon only.
         self.knowing = knowing if viewer != Viewer.GM else None
+        #: Free text as the viewer reads it, without the eras hidden from them (`canon.graph.told`).
+        self.told = HiddenEraText(self)
 
     @classmethod
     async def open(
@@ -129,7 +132,9 @@ class LineageReader:
             rows = [r for r in rows if r.retconned_at is None]
         aliases = await self._aliases([r.id for r in rows], as_of) if with_aliases else {}
         build = RowReader(EntityRow.__table__)
-        return {r.id: self._named_only(build.entity(r, aliases.get(r.id, ())), as_of) for r in rows}
+        return await self.told.entities(
+            {r.id: self._named_only(build.entity(r, aliases.get(r.id, ())), as_of) for r in rows}
+        )
 
     async def all_entities(
         self, as_of: AsOf = NOW, *, include_retconned: bool = False, types: Collection[str] | None = None
@@ -137,13 +142,13 @@ class LineageReader:
         """Return every visible entity of the lineage (of these `types` only, when given) in one query, without
         aliases (for whole-graph work)."""
         conditions = [] if types is None else [EntityRow.__table__.c.type.in_(sorted(types))]
-        rows = await self._entity_rows(conditions, as_of)
-        build = RowReader(EntityRow.__table__)
-        return {
-            r.id: self._named_only(build.entity(r), as_of)
-            for r in rows
+        rows = [
+            r
+            for r in await self._entity_rows(conditions, as_of)
             if include_retconned or r.retconned_at is None
-        }
+        ]
+        build = RowReader(EntityRow.__table__)
+        return await self.told.entities({r.id: self._named_only(build.entity(r), as_of) for r in rows})
 
     async def era_names(self) -> dict[str, str]:
         """Return the names of the eras this viewer may see, by their keys (the dates' first segment)."""
@@ -262,7 +267,7 @@ class LineageReader:
         evidence = (
             await self.evidence("statement", [r[at["id"]] for r in rows], as_of) if with_evidence else {}
         )
-        return build.statements(rows, evidence)
+        return await self.told.statements(build.statements(rows, evidence))
 
     async def evidence(self, kind: str, ids: Sequence[int], as_of: AsOf = NOW) -> dict[int, list[Evidence]]:
         """Return the evidence of entities or statements, keyed by their id."""

@@ -39,12 +39,14 @@ class TreeLayout:
 
 @dataclass(frozen=True)
 class Label:
-    """Something drawn on the timeline: its rectangle and text (and, for an event, where its marker is)."""
+    """Something drawn on the timeline: its rectangle and text (and, for an event, where its marker is; for an
+    era's band, where its name is written: inside the band or beside it)."""
 
     id: int
     rect: Rect
     text: str
     marker: tuple[int, int] | None = None
+    caption: Rect | None = None
 
 
 @dataclass(frozen=True)

@@ -28,7 +28,7 @@ from canon.render.drawing import (
     font,
     text_width,
 )
-from canon.render.layouts import Label, TimelineLayout
+from canon.render.layouts import Label, Rect, TimelineLayout
 
 
 @dataclass(frozen=True)
@@ -136,8 +136,7 @@ def layout_timeline(timeline: Timeline, *, width: int = TIMELINE_W) -> TimelineL
     def x_of(year: float) -> int:
         return round(left + (year - first_year) / span * (right - left))
 
-    band_font = font(14, bold=True)
-    bands: dict[int, Label] = {}
+    rects: dict[int, Rect] = {}
     for era in sorted(timeline.eras, key=lambda e: (depth[e.id], bounds[e.id][0] or 0)):
         start, end = bounds[era.id]
         if start is None and end is None:
@@ -145,11 +144,9 @@ def layout_timeline(timeline: Timeline, *, width: int = TIMELINE_W) -> TimelineL
         x0 = x_of(start) if start is not None else left
         x1 = x_of(end + 1) if end is not None else right
         y0 = top + depth[era.id] * (BAND_H + BAND_GAP)
-        inside = fit(era.name, band_font, max(x1 - x0 - 10, 8))
-        # A band too narrow for its name gets the whole name beside it (when there is room).
-        room = max(right - x1, x0 - left) - 8
-        text = era.name if inside != era.name and text_width(era.name, band_font) < room else inside
-        bands[era.id] = Label(era.id, (x0, y0, max(x1, x0 + 2), y0 + BAND_H), text)
+        rects[era.id] = (x0, y0, max(x1, x0 + 2), y0 + BAND_H)
+    names = {era.id: era.name for era in timeline.eras}
+    bands = _band_labels(rects, names, MARGIN, width - MARGIN)
     events, lane_count = _event_labels(timeline, placed, x_of, left, width, axis_y)
     step = _nice_step(span, max(3, (right - left) // 90))
     ticks: list[tuple[int, int]] = []
@@ -171,6 +168,37 @@ def layout_timeline(timeline: Timeline, *, width: int = TIMELINE_W) -> TimelineL
         ticks=tuple(ticks),
         title=timeline.title,
     )
+
+
+def _band_labels(rects: dict[int, Rect], names: dict[int, str], lo: int, hi: int) -> dict[int, Label]:
+    """Name each band: inside it when its name fits, else beside it, right or left, in room no band nor name
+    takes (between `lo` and `hi`, the picture's margins), else shortened inside it (or not at all, when not
+    even an ellipsis fits). Bands are named row by row, left to right: a name beside a band keeps its room."""
+    band_font = font(14, bold=True)
+    taken = list(rects.values())
+    labels: dict[int, Label] = {}
+    for era, rect in sorted(rects.items(), key=lambda item: (item[1][1], item[1][0])):
+        x0, y0, x1, y1 = rect
+        name, wide = names[era], text_width(names[era], band_font)
+        beside = [
+            (a, b)
+            for a, b in ((x1 + 8, x1 + 8 + wide), (x0 - 8 - wide, x0 - 8))
+            if lo <= a and b <= hi and all(_apart((a, y0, b, y1), other) for other in taken)
+        ]
+        if wide > x1 - x0 - 6 and beside:
+            caption = (beside[0][0], y0, beside[0][1], y1)
+            taken.append(caption)
+            labels[era] = Label(era, rect, name, caption=caption)
+            continue
+        text = fit(name, band_font, x1 - x0 - 6) if text_width("…", band_font) <= x1 - x0 - 6 else ""
+        shown = text_width(text, band_font) if text else 0
+        left = (x0 + x1 - shown) // 2
+        labels[era] = Label(era, rect, text, caption=(left, y0, left + shown, y1))
+    return labels
+
+
+def _apart(a: Rect, b: Rect) -> bool:
+    return a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1]
 
 
 def placed_events(
@@ -294,19 +322,16 @@ def draw_timeline(
     canvas.text(
         (MARGIN, 16), fit(title, font(20, bold=True), layout.width - 2 * MARGIN), size=20, bold=True, fill=INK
     )
-    band_font = font(14, bold=True)
     for index, band in enumerate(sorted(layout.bands.values(), key=lambda b: (b.rect[1], b.rect[0]))):
         colour = BAND_COLOURS[index % len(BAND_COLOURS)]
         with canvas.linked(link(band.id, names[band.id]) if link else None):
             canvas.rectangle(band.rect, fill=colour, outline=BOX_BORDER, width=1)
-            x0, y0, x1, y1 = band.rect
-            if text_width(band.text, band_font) <= x1 - x0 - 6:
-                at, anchor = ((x0 + x1) // 2, (y0 + y1) // 2), "mm"
-            elif x1 + 8 + text_width(band.text, band_font) <= layout.right:
-                at, anchor = (x1 + 8, (y0 + y1) // 2), "lm"
-            else:
-                at, anchor = (x0 - 8, (y0 + y1) // 2), "rm"
-            canvas.text(at, band.text, size=14, bold=True, fill=INK, anchor=anchor)
+            assert band.caption is not None
+            x0, y0, x1, y1 = band.caption
+            if band.text:
+                canvas.text(
+                    ((x0 + x1) // 2, (y0 + y1) // 2), band.text, size=14, bold=True, fill=INK, anchor="mm"
+                )
     canvas.line([(layout.left, layout.axis_y), (layout.right, layout.axis_y)], fill=INK, width=2)
     for year, x in layout.ticks:
         canvas.line([(x, layout.axis_y - 5), (x, layout.axis_y + 5)], fill=INK, width=1)

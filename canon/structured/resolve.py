@@ -18,6 +18,7 @@ from sqlalchemy import or_, select
 from canon.graph import fold, lineage_filter
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry
+from canon.structured.schemas import house_hint
 from canon.structured.state import IngestState
 from canon.structured.versions import CHUNK
 from canon.tables import AliasRow, EntityRow
@@ -109,7 +110,7 @@ def _defined(state: IngestState, index: Index) -> None:
                     entry.line,
                     entry.column,
                     f'"{entry.id}" is already defined in {first[0].name} at line {first[1].line}; an id '
-                    "is defined in one file only",
+                    f"is defined in one file only{house_hint(first[1].entity_type, entry.entity_type)}",
                 )
                 continue
             index.defined[entry.id] = (loaded, entry)

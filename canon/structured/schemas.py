@@ -337,4 +337,18 @@ class RelationField(BaseModel):
 ERAS: tuple[TargetType, ...] = ("Era",)
 PLACES: tuple[TargetType, ...] = ("Location", "Region")
 AGENTS: tuple[TargetType, ...] = ("Person", "Creature", "Deity", "Faction")
+#: Who may act where a faction may: a noble house written as its family tree (a Lineage) too.
+HOUSES_TOO: tuple[TargetType, ...] = (*AGENTS, "Lineage")
+#: What a person serves or belongs to: a faction, or a house written as its family tree.
+SERVED: tuple[TargetType, ...] = ("Faction", "Lineage")
 PRACTITIONERS: tuple[TargetType, ...] = ("Person", "Culture", "Creature", "Deity", "Faction")
+
+
+def house_hint(first: str, second: str) -> str:
+    """Return what to write when a faction and a family tree take one id (a noble house written twice), else ""."""
+    if {first, second} != {"Faction", "Lineage"}:
+        return ""
+    return (
+        "; a house that is both a family and a faction is written once, as its family tree, with the faction's "
+        "leader, seat, allies, rivals and goals beside its members"
+    )

@@ -31,7 +31,15 @@ from canon.calendar import CalendarRules, DateError, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.items import is_marriage, named_item
 from canon.structured.problems import Problems
-from canon.structured.schemas import ID_PATTERN, EntityType, FieldProblem, LoreModel, ScalarKind, id_from_name
+from canon.structured.schemas import (
+    ID_PATTERN,
+    EntityType,
+    FieldProblem,
+    LoreModel,
+    ScalarKind,
+    house_hint,
+    id_from_name,
+)
 from canon.structured.shapes import (
     FieldSpec,
     Shape,
@@ -448,7 +456,7 @@ def report_duplicate_ids(validators: Sequence[Validator]) -> None:
         validator.report(
             loc,
             f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
-            f"column {earlier[1][1]}",
+            f"column {earlier[1][1]}{house_hint(earlier[0], entity_type)}",
         )
 
 

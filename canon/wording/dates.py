@@ -9,7 +9,8 @@ A writer is made for one reader: `hidden` holds the keys of the eras hidden from
 `canon.visibility.date_hidden`; none for the GM). A date in one reads to them exactly as a date nobody knows
 (`unknown`): "an unknown date", "at an unknown time", "the date is not known", never the era's name, its key or
 any hint that something is hidden. A player's calendar carries its hidden eras (`CampaignCalendar.words()`), so
-every date written from it is written so, whatever the caller.
+every date written from it is written so, whatever the caller. It carries their names too (`hidden_names`):
+`told` says free text a GM or a model wrote without them.
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
+from canon.era_mentions import era_mentions
 from canon.models import Validity
-from canon.visibility import date_hidden
+from canon.visibility import date_hidden, era_text_seen
 
 # A date key inside a sentence: an era id, then a year, and optionally a month and a day; labelled
 # (`3rd_age.year_300.month_3`) or, for an era the calendar knows, as written (`3rd_age.300.3`).
@@ -48,6 +50,19 @@ class CalendarWords:
     months: Sequence[str] = ()
     #: The keys of the eras hidden from the reader (a player's GM-only eras); empty for the GM.
     hidden: frozenset[str] = frozenset()
+    #: Every name of those eras (names, keys, abbreviations, glossary terms): free text naming one (`told`).
+    hidden_names: frozenset[str] = frozenset()
+
+    def told(self, text: str) -> str:
+        """Return free text a GM or a model wrote (a fact typed as text, a description, a summary) as this reader
+        may read it: its date keys in words, and the eras hidden from them never named
+        (`canon.visibility.era_text_seen`: their dates read "at an unknown time"; "" when nothing is left)."""
+        if not text:
+            return text
+        said = self.in_words(text)
+        return (
+            era_text_seen(said, era_mentions(self.hidden_names, self.months)) if self.hidden_names else said
+        )
 
     def seen(self, text: str | None) -> str | None:
         """Return a stored date as this reader may have it: `unknown` for one in a hidden era, else as stored."""

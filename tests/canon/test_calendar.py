@@ -10,6 +10,7 @@ from pydantic import ValidationError
 
 from canon.calendar import (
     DATE_FORMS,
+    DEFAULT_RULES,
     MAX_YEAR,
     MIN_YEAR,
     REAL_TIME_RANGE,
@@ -76,9 +77,9 @@ def test_parse_date_accepts_every_documented_form(text: str, expected: WorldDate
         ("", None),
         ("3rd_age.", '"" is not a year'),
         ("3rd_Age.year_300", "era ids are lowercase"),
-        ("3rd_age.300.13", "month 13 is not a month of the calendar (1 to 12)"),
-        ("3rd_age.300.0", "month 0 is not a month of the calendar (1 to 12)"),
-        ("3rd_age.300.2.32", "day 32 is not a day of a month (1 to 31)"),
+        ("3rd_age.300.100", "month 100 is not a month of the calendar (1 to 99)"),
+        ("3rd_age.300.0", "month 0 is not a month of the calendar (1 to 99)"),
+        ("3rd_age.300.2.100", "day 100 is not a day of a month (1 to 99)"),
         ("3rd_age.300.2.3.4", "too many parts"),
         ("3rd_age.month_3", '"month_3" is not a year'),
         ("3rd_age.year_300.day_17", '"day_17" is not a month'),
@@ -135,6 +136,16 @@ def test_calendar_rules_change_the_month_and_day_limits() -> None:
     assert parse_date("3rd_age.300.13.28", rules) == WorldDate(era="3rd_age", year=300, month=13, day=28)
     with pytest.raises(DateError, match="day 29"):
         parse_date("3rd_age.300.13.29", rules)
+    with pytest.raises(DateError, match=r"day 32 is not a day of a month \(1 to 31\)"):
+        parse_date("3rd_age.300.2.32", DEFAULT_RULES)
+
+
+def test_a_stored_date_reads_any_day_and_month_a_calendar_may_have() -> None:
+    # A calendar's months may run to 99 days and its year to 99 months: the stored form reads them back.
+    assert parse_date("3rd_age.year_638.month_6.day_45") == WorldDate(
+        era="3rd_age", year=638, month=6, day=45
+    )
+    assert parse_date("412.99.99") == WorldDate(year=412, month=99, day=99)
 
 
 def test_str_gives_the_canonical_form_that_parses_back() -> None:
@@ -159,7 +170,7 @@ def test_a_plain_year_is_a_date_without_an_era_on_the_same_axis() -> None:
     assert compare(d("412"), d("3rd_age.412")) == "same"
     assert compare(d("412"), d("unknown")) == "unknown"
     with pytest.raises(DateError, match="plain year"):
-        parse_date("412.13")
+        parse_date("412.100")
     with pytest.raises(DateError, match="too many parts"):
         parse_date("412.3.17.1")
 

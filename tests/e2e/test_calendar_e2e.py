@@ -306,7 +306,10 @@ async def test_a_gm_only_era_and_a_today_in_it_are_no_player_s_calendar(world: W
     done = await emu.invoke(chan, gm, "calendar set", text=HIDDEN_TODAY)
     assert "Today is 3 Frostmoon, year 710 of the Drowned Years." in (done.content or ""), done.content
     gm_shown = (await emu.invoke(chan, gm, "calendar show")).content or ""
-    assert "the Drowned Years (DY, years 700 onwards)" in gm_shown and "Today is 3 Frostmoon" in gm_shown
+    assert (
+        "the Drowned Years (DY, years 700 onwards, GM only)" in gm_shown
+        and "Today is 3 Frostmoon" in gm_shown
+    )  # marked as the GM's
     shown = (await emu.invoke(chan, pat, "calendar show")).content or ""
     assert shown.startswith("This campaign's era is the Third Age (TA, years 1 onwards)."), shown
     assert not any(word in shown for word in ("Drowned", "DY", "Today", "710")), shown

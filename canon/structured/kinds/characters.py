@@ -24,6 +24,7 @@ from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     PLACES,
+    SERVED,
     Date,
     EntityType,
     Entry,
@@ -60,6 +61,8 @@ class Character(Entry):
     died: Date | None = None
     cause_of_death: Text | None = None
     held_at: Ref | None = None
+    # The people the character belongs to, as a family tree's member says it (MEMBER_OF a Culture).
+    culture: Ref | None = None
     # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
     parents: list[Ref] = Field(default_factory=list)
     children: list[Ref] = Field(default_factory=list)
@@ -143,14 +146,14 @@ KIND = KindSpec(
             field="faction",
             relation="MEMBER_OF",
             outgoing=True,
-            target_types=("Faction",),
+            target_types=SERVED,
         ),
         RelationField(
             entity_type="Person",
             field="factions",
             relation="MEMBER_OF",
             outgoing=True,
-            target_types=("Faction",),
+            target_types=SERVED,
         ),
         RelationField(
             entity_type="Person", field="home", relation="LIVES_IN", outgoing=True, target_types=PLACES

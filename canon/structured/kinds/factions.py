@@ -18,7 +18,7 @@ from pydantic import Field, JsonValue
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
-    AGENTS,
+    HOUSES_TOO,
     PLACES,
     Date,
     Entry,
@@ -136,13 +136,17 @@ KIND = KindSpec(
             entity_type="Faction", field="seat", relation="SEAT_OF", outgoing=False, target_types=PLACES
         ),
         RelationField(
-            entity_type="Faction", field="members", relation="MEMBER_OF", outgoing=False, target_types=AGENTS
+            entity_type="Faction",
+            field="members",
+            relation="MEMBER_OF",
+            outgoing=False,
+            target_types=HOUSES_TOO,
         ),
         RelationField(
-            entity_type="Faction", field="allies", relation="ALLY_OF", outgoing=True, target_types=AGENTS
+            entity_type="Faction", field="allies", relation="ALLY_OF", outgoing=True, target_types=HOUSES_TOO
         ),
         RelationField(
-            entity_type="Faction", field="rivals", relation="ENEMY_OF", outgoing=True, target_types=AGENTS
+            entity_type="Faction", field="rivals", relation="ENEMY_OF", outgoing=True, target_types=HOUSES_TOO
         ),
         RelationField(
             entity_type="Faction", field="founder", relation="FOUNDED", outgoing=False, target_types=FOUNDERS

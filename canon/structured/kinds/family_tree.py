@@ -19,6 +19,8 @@ from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
+    HOUSES_TOO,
+    PLACES,
     Date,
     Entry,
     Id,
@@ -40,6 +42,8 @@ if TYPE_CHECKING:
     from canon.structured.validate import Loc
 
 _FOUNDING_ANCESTOR: tuple[TargetType, ...] = ("Person",)
+#: The fields a house that is a faction too shares with a faction's (`kinds/factions.py`), written as edges.
+_HOUSE_FIELDS = ("leader", "seat", "allies", "rivals")
 
 
 class Person(Entry):
@@ -87,6 +91,14 @@ class FamilyTreeFile(LoreModel):
     founding_ancestor: Ref | None = None
     description: Text | None = None
     visibility: VisibilityField | None = None
+    # A noble house that is a faction too is written once, here: what a faction says of itself (LEADS, SEAT_OF,
+    # ALLY_OF, ENEMY_OF, goals), and its name goes wherever a faction's does (an event's participants, a
+    # character's faction, a faction's allies).
+    leader: Ref | None = None
+    seat: Ref | None = None
+    allies: list[Ref] = Field(default_factory=list)
+    rivals: list[Ref] = Field(default_factory=list)
+    goals: list[Text] = Field(default_factory=list)
     members: list[Person] = Field(default_factory=list)
 
 
@@ -100,8 +112,11 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         # A reader sees the founder's name, never the file's id (an id from another file stays as written).
         "founding_ancestor": founder.name if founder is not None else document.founding_ancestor,
     }
+    if document.goals:
+        attributes["goals"] = list(document.goals)
     name = document.name or lineage
     n.define("Lineage", lineage, name, attributes, lineage_visibility, ("lineage",))
+    _link_house(n, document)
     if document.founding_ancestor is not None:
         expected = _FOUNDING_ANCESTOR
         n.refer(lineage, ("founding_ancestor",), "founding_ancestor", document.founding_ancestor, expected)
@@ -144,6 +159,19 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "(each followed by one of their parents)"
         ),
     )
+
+
+def _link_house(n: Normaliser, document: FamilyTreeFile) -> None:
+    """Record what a house that is a faction too says of itself: its leader, seat, allies and rivals."""
+    for field_name in _HOUSE_FIELDS:
+        value = getattr(document, field_name)
+        targets = value if isinstance(value, list) else [value] if value is not None else []
+        for index, target in enumerate(targets):
+            at = (field_name, index) if isinstance(value, list) else (field_name,)
+            n.link("Lineage", field_name, document.lineage, at, target)
+    for index, rival in enumerate(document.rivals):
+        if rival in document.allies:
+            n.v.report(("rivals", index), f'"{rival}" is listed both as an ally and as a rival')
 
 
 def _link_lineage(n: Normaliser, person: Person, loc: Loc, lineage: str, hidden: bool) -> None:
@@ -258,6 +286,23 @@ KIND = KindSpec(
             relation="MEMBER_OF",
             outgoing=True,
             target_types=("Lineage",),
+        ),
+        # A house that is a faction too, as a faction's fields say it.
+        RelationField(
+            entity_type="Lineage",
+            field="leader",
+            relation="LEADS",
+            outgoing=False,
+            target_types=("Person", "Deity"),
+        ),
+        RelationField(
+            entity_type="Lineage", field="seat", relation="SEAT_OF", outgoing=False, target_types=PLACES
+        ),
+        RelationField(
+            entity_type="Lineage", field="allies", relation="ALLY_OF", outgoing=True, target_types=HOUSES_TOO
+        ),
+        RelationField(
+            entity_type="Lineage", field="rivals", relation="ENEMY_OF", outgoing=True, target_types=HOUSES_TOO
         ),
     ),
     references={("Lineage", "founding_ancestor"): _FOUNDING_ANCESTOR},

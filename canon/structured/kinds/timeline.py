@@ -20,8 +20,8 @@ from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
-    AGENTS,
     ERAS,
+    HOUSES_TOO,
     PLACES,
     Date,
     Day,
@@ -404,13 +404,13 @@ KIND = KindSpec(
             field="participants",
             relation="PARTICIPATED_IN",
             outgoing=False,
-            target_types=AGENTS,
+            target_types=HOUSES_TOO,
         ),
         RelationField(
-            entity_type="Event", field="winner", relation="WON", outgoing=False, target_types=AGENTS
+            entity_type="Event", field="winner", relation="WON", outgoing=False, target_types=HOUSES_TOO
         ),
         RelationField(
-            entity_type="Event", field="winners", relation="WON", outgoing=False, target_types=AGENTS
+            entity_type="Event", field="winners", relation="WON", outgoing=False, target_types=HOUSES_TOO
         ),
     ),
     read_root=read_root,

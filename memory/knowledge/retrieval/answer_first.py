@@ -41,6 +41,7 @@ from memory.knowledge.retrieval.answer_words import (
     fold_words,
     kind_line,
     labelled_sentences,
+    same_start,
     same_word,
     sections_of,
 )
@@ -67,6 +68,8 @@ SUMMARY = frozenset(
 
 def akin(a: str, b: str) -> bool:
     """Return whether two folded words are one word in other forms: an ending apart ("rage", "raging")."""
+    if a[:2] != b[:2] and (same_start(a) is not None or same_start(b) is not None):
+        return False  # no ending, irregular form or number makes them one (`answer_words.same_start`)
     if same_word(a, b):
         return True
     short, long_ = sorted((a, b), key=len)
@@ -81,7 +84,10 @@ def akin(a: str, b: str) -> bool:
 
 
 def _akin_any(word: str, words: Sequence[str] | set[str]) -> bool:
-    return any(akin(word, w) for w in words)
+    start = same_start(word)
+    if start is None:
+        return any(akin(word, w) for w in words)
+    return any(akin(word, w) for w in words if w[:2] == start)
 
 
 def title_words(

@@ -31,6 +31,7 @@ from memory.knowledge.models import LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question, ending_verb
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
+    has_word,
     labelled_sentences,
     related_said,
     same_word,
@@ -168,7 +169,7 @@ def named_otherwise(question: Question, result: LoreResult) -> bool:
 
 def _held(word: str, words: set[str]) -> bool:
     """Return whether `words` hold a word, but for an ending or a typo ("elves" is tried as "elf" too)."""
-    return word in words or any(same_word(word, w) for w in words) or _misspelt(word, words)
+    return has_word(words, word) or _misspelt(word, words)
 
 
 def _kind_asked(question: Question, word: str) -> bool:

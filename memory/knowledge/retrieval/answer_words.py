@@ -1,4 +1,5 @@
-"""The words and sentences of lore questions and passages, as the short answer reads them."""
+"""The words of lore questions and passages, as the short answer reads them (their sentences:
+`passage_sentences`)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,16 @@ import unicodedata
 from collections.abc import Sequence
 
 from memory import fulltext
-from memory.chunking.secret import GM_LABEL, secret_title
 from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
+from memory.knowledge.retrieval.passage_sentences import (
+    EXAMPLE_OPENS,
+    examples,
+    kind_line,
+    labelled_sentences,
+    sections_of,
+    sentences,
+)
 
 __all__ = [
     "AGE_ASKING",
@@ -26,23 +34,24 @@ __all__ = [
     "labelled_sentences",
     "names_in",
     "related_said",
+    "same_start",
     "same_word",
     "sections_of",
     "sentences",
 ]
 
-SENTENCE_CHARS = 320
-#: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
-MIN_SENTENCE_CHARS = 8
 
 _WORD = re.compile(r"[^\W_]+")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
-_HEADING = re.compile(r"^\s*#{1,6}\s")
-_MARKUP = re.compile(r"[*_`>|]+")
 
 
 def fold_words(text: str) -> list[str]:
-    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+    return list(_folded(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _folded(text: str) -> tuple[str, ...]:
+    """Return a text's folded words (kept: the same passages and questions are read by many answer forms)."""
+    return tuple(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
 #: Verbs whose forms do not share a stem ("steal", "stole", "stolen"; "leave", "left"), as a question asks them and
@@ -161,7 +170,11 @@ def same_word(a: str, b: str) -> bool:
     """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
     the same irregular verb ("steal" and "stolen"), or the same number as a figure or an ordinal ("round 1" is
     the "first" round, "level 2" the "2nd")."""
-    if a == b or _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
+    if a == b:
+        return True
+    if a[:2] != b[:2] and (same_start(a) is not None or same_start(b) is not None):
+        return False  # no ending makes them one (`same_start`)
+    if _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
         return True
     ranks = _rank(a), _rank(b)
     if None not in ranks:
@@ -202,8 +215,22 @@ def _inflected(word: str) -> set[str]:
     return {word + "s", word + "es", stem + "ed", stem + "ing", word + word[-1] + "ing"}
 
 
+@functools.lru_cache(maxsize=16384)
+def same_start(word: str) -> str | None:
+    """Return the first two letters every word `same_word` pairs with this one starts with, or None when it may
+    pair with any (an irregular verb's form, a number): `has_word` compares only the words that start so."""
+    if word in _IRREGULAR or _rank(word) is not None:
+        return None
+    return word[:2]
+
+
 def has_word(words: set[str], word: str) -> bool:
-    return word in words or any(same_word(word, w) for w in words)
+    if word in words:
+        return True
+    start = same_start(word)
+    if start is None:
+        return any(same_word(word, w) for w in words)
+    return any(same_word(word, w) for w in words if w[:2] == start)
 
 
 #: The table's abbreviations, read as the words a source writes out.
@@ -277,106 +304,8 @@ def names_in(question: str) -> list[str]:
     return found
 
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
-
-
 #: The words that ask an age: a card found by them alone ("Old Salt" by "how old") is not the one asked of.
 AGE_ASKING = frozenset({"how", "old", "older", "elder", "younger", "what", "age"})
-
-
-def _unlabelled(line: str) -> str:
-    """Return a paragraph's first line without the GM's label leading it ("Secret: The toll-men …")."""
-    text = GM_LABEL.sub("", line, count=1)
-    return text if text == line or not text else text[0].upper() + text[1:]
-
-
-def _blocks(text: str) -> list[str]:
-    """Return a passage's paragraphs, list items and table rows, each on one line (headings left out)."""
-    blocks: list[str] = []
-    current: list[str] = []
-    for line in text.splitlines():
-        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line)
-        if starts and current:
-            blocks.append(" ".join(current))
-            current = []
-        if (
-            line.strip()
-            and set(line.strip()) <= set("|-: ")
-            and blocks
-            and blocks[-1].lstrip().startswith("|")
-        ):
-            blocks.pop()  # the row above a table's rule is its header: names of columns, not a fact
-        if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
-            current.append(_unlabelled(line.strip()) if not current else line.strip())
-            if line.lstrip().startswith("|"):
-                blocks.append(" ".join(current))
-                current = []
-    if current:
-        blocks.append(" ".join(current))
-    return blocks
-
-
-#: A block led by a bold name: `***Hellish Resistance.*** You have ...`, `**Cost:** 5 gp`.
-_BOLD_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(?=\S)")
-#: The italic line just under a heading: the entry's kind ("*3rd-level evocation*"), not a sentence of it.
-_KIND_LINE = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
-#: A table row is short and still a fact ("Hard 20").
-MIN_ROW_CHARS = 3
-
-
-def sentences(text: str) -> list[str]:
-    """Return a passage's sentences (headings left out, markup stripped, each clipped).
-
-    A trait's bold name stays with its first sentence ("Hellish Resistance: You have resistance to fire
-    damage."): alone it says nothing. A table row is a sentence however short it is."""
-    found: list[str] = []
-    for block in _blocks(text):
-        lead = _BOLD_LEAD.match(block)
-        if lead is not None:
-            block = f"{lead.group(1).strip()}: {block[lead.end() :]}"
-        clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
-        shortest = MIN_ROW_CHARS if block.lstrip().startswith("|") else MIN_SENTENCE_CHARS
-        for piece in _SENTENCE.split(clean):
-            piece = piece.strip()
-            if len(piece) >= shortest:
-                found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
-    return found
-
-
-#: The opening of an example ("For example, ...", "For instance, ...", "e.g. ...").
-EXAMPLE_OPENS = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
-
-
-def examples(text: str) -> frozenset[str]:
-    """Return the sentences of a passage's paragraphs that open with an example, as `sentences` gives them: the
-    sentences after the first illustrate the rule above too ("For example, a creature with a Constitution of 14
-    can hold its breath for 3 minutes. If it starts suffocating, it has 2 rounds ...")."""
-    found: set[str] = set()
-    for block in _blocks(text):
-        said = sentences(block)
-        if said and EXAMPLE_OPENS.match(said[0]):
-            found.update(said)
-    return frozenset(found)
-
-
-def labelled_sentences(text: str) -> list[tuple[str | None, str]]:
-    """Return a passage's sentences as `sentences` does, each with the bold name of the block it is in
-    ("Engulf" for every sentence of the Engulf action, not only its first), None outside a named block."""
-    found: list[tuple[str | None, str]] = []
-    for block in _blocks(text):
-        lead = _BOLD_LEAD.match(block)
-        name = " ".join(_MARKUP.sub(" ", lead.group(1)).split()) if lead is not None else None
-        found += [(name, piece) for piece in sentences(block)]
-    return found
-
-
-def kind_line(body: str) -> str | None:
-    """Return the kind line of a section's text (its first line, in italics), as `sentences` gives it."""
-    first = next((line for line in body.splitlines() if line.strip()), "")
-    if not _KIND_LINE.match(first):
-        return None
-    said = sentences(first)
-    return said[0] if said else None
 
 
 #: Question words that ask for a relation, and the relation types that answer them.
@@ -419,24 +348,3 @@ def covers(words: set[str], word: str) -> bool:
         return True
     relation = RELATION_WORDS.get(word)
     return relation is not None and any(RELATION_WORDS.get(w) == relation for w in words)
-
-
-_SECTION = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-
-
-def sections_of(text: str) -> list[tuple[str | None, str]]:
-    """Return a passage's sections: the heading inside the passage each is under (None before any), its text."""
-    found: list[tuple[str | None, str]] = []
-    heading: str | None = None
-    lines: list[str] = []
-    for line in text.splitlines():
-        match = _SECTION.match(line)
-        if match is None:
-            lines.append(line)
-            continue
-        if any(x.strip() for x in lines):
-            found.append((heading, "\n".join(lines)))
-        heading, lines = secret_title(match.group(1))[0], []  # "The Ledger (GM only)": "The Ledger"
-    if any(x.strip() for x in lines):
-        found.append((heading, "\n".join(lines)))
-    return found

@@ -14,6 +14,7 @@ Pure.
 
 from __future__ import annotations
 
+import functools
 import re
 
 from rapidfuzz.distance import OSA
@@ -64,6 +65,12 @@ _AFTER_HOW = frozenset(
 _WERE = re.compile(r"(?i)^(\W*)(w)ere(?=\s+(?:did|does|do|is|was|are|can|could|would|will|should)\b)")
 
 
+@functools.lru_cache(maxsize=4096)
+def _slips(typed: str) -> frozenset[str]:
+    """Return the asking words a typed word is one slip from (kept: a question's words come back)."""
+    return frozenset(word for word in ASKING if _slip(typed, word))
+
+
 def misspelt(question: str) -> dict[str, str]:
     """Return {typed word: the asking word it is one slip from} for a question's lowercase words (see above)."""
     found: dict[str, str] = {}
@@ -77,7 +84,7 @@ def misspelt(question: str) -> dict[str, str]:
             or len(typed) < 3
         ):
             continue
-        close = {word for word in ASKING if _slip(typed, word)}
+        close = set(_slips(typed))
         if close == {"who", "how"}:  # "hwo": by the word after it
             close = {"how" if at + 1 < len(words) and words[at + 1].lower() in _AFTER_HOW else "who"}
         if len(close) == 1:

@@ -56,11 +56,8 @@ class Coverage:
         # A word with digits ("d20s", "3rd") is never read as held (a passage's "1d20" is not it): it keeps its
         # weight, so a question resting on numbers leans less on coverage.
         stems = sorted((w for w in self.weights if w.isalpha()), key=lambda w: (-len(w), w))
-        self._pattern = (
-            re.compile(r"\b(" + "|".join(map(re.escape, stems)) + r")(?:ing|ed|es|s)?\b", re.IGNORECASE)
-            if stems
-            else None
-        )
+        self._stems = stems
+        self._compiled: re.Pattern[str] | None = None
         # Each word form the pattern finds, and the stem it is found for (the first of `stems` it is formed of).
         self._forms: dict[str, str] = {}
         for word in reversed(stems):
@@ -68,15 +65,23 @@ class Coverage:
                 self._forms[word + ending] = word
         self._by_words = all(w.isascii() for w in stems)
 
+    def _pattern(self) -> re.Pattern[str]:
+        """Return the pattern of the question's stems, compiled when first needed (most passages are read by
+        their words: a pattern of some twenty stems costs more to compile than the rest of a question's rerank)."""
+        if self._compiled is None:
+            stems = "|".join(map(re.escape, self._stems))
+            self._compiled = re.compile(r"\b(" + stems + r")(?:ing|ed|es|s)?\b", re.IGNORECASE)
+        return self._compiled
+
     def share(self, heading_path: Sequence[str], text: str) -> float:
         """Return the weighed share of the question's words a passage (its headings and text) holds, 0 to 1."""
-        if self._pattern is None or self.total <= 0:
+        if not self._stems or self.total <= 0:
             return 0.0
         passage = " ".join(heading_path) + "\n" + text
         if self._by_words and (passage.isascii() or not any(c in passage for c in _CASE_TWINS)):
             held = {self._forms[form] for form in self._forms.keys() & _runs(passage)}
         else:
-            held = {m.group(1).casefold() for m in self._pattern.finditer(passage)}
+            held = {m.group(1).casefold() for m in self._pattern().finditer(passage)}
         return sum(self.weights.get(key, 0.0) for key in held) / self.total
 
 

@@ -161,7 +161,8 @@ def test_fork_at_a_scene_and_at_a_date_from_the_command_line(
 
     dated = run(cli, "campaign", "fork", MAIN, "Year 310", "--at-date", "3rd_age.year_310")
     # Scene 2 is set in year 320: the branch's story stops before it.
-    assert dated["fork_world_date"] == "3rd_age.year_310" and dated["fork_scene_order"] == 1
+    # Its date in the calendar's words, in --json as in the text.
+    assert dated["fork_world_date"] == "year 310 of the 3rd age" and dated["fork_scene_order"] == 1
     card = run(cli, "canon", "entity", "Aldric", "--campaign", "Year 310")
     assert (value(card, "oath"), value(card, "horse"), value(card, "exile")) == ("Vale", "Grey", None)
     text = cli.invoke(app, ["campaign", "list"]).stdout
@@ -169,7 +170,12 @@ def test_fork_at_a_scene_and_at_a_date_from_the_command_line(
     assert "after scene 1, world up to year 310 of the 3rd age" in text and "3rd_age" not in text, text
     undated = run(cli, "campaign", "fork", MAIN, "No year", "--at-date", "yesterday", code=1)
     assert "“yesterday” counts from the scene's date, and there is none here yet" in undated.output
-    assert [n["name"] for n in run(cli, "campaign", "list")] == [MAIN, "After the horse", "Year 310"]
+    listed = run(cli, "campaign", "list")
+    assert [n["name"] for n in listed] == [MAIN, "After the horse", "Year 310"]
+    assert listed[2]["fork"]["world_date"] == listed[2]["fork_world_date"] == "year 310 of the 3rd age"
+    assert "3rd_age" not in json.dumps(listed) and "3rd_age" not in json.dumps(
+        run(cli, "campaign", "info", "Year 310")
+    )
 
 
 def test_an_abandoned_branch_stops_answering_on_the_command_line_but_can_be_read_and_deleted(

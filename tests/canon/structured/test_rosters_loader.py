@@ -109,4 +109,4 @@ def test_a_character_named_where_a_person_is_expected_is_one_and_a_faction_is_no
         "    name: Bo\n"
     )
     found = problems(text)
-    assert found == [(5, 14, '"faction" must name a Faction; “Bo” is the NPC at line 6')]
+    assert found == [(5, 14, '"faction" must name a Faction or Lineage; “Bo” is the NPC at line 6')]

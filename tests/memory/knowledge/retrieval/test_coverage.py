@@ -7,7 +7,7 @@ from pathlib import Path
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.retrieval import PRESETS
-from memory.knowledge.retrieval.coverage import coverage, stem
+from memory.knowledge.retrieval.coverage import Coverage, coverage, stem
 from memory.knowledge.retrieval.vocabulary import Vocabulary
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 
@@ -104,6 +104,17 @@ def test_letters_whose_case_does_not_fold_plainly_are_read_as_a_case_blind_scan_
     assert coverage(["iron"], even, [], "\u0131ron bars") == 0.0
     assert coverage(["iron"], even, [], "caf\u00e9 iron") == 1.0  # other letters outside ASCII change nothing
     assert coverage(["café"], even, [], "CAFÉ au lait") == 1.0  # nor do the question's own
+
+
+def test_one_question_reads_plain_passages_and_those_its_pattern_must_scan_alike() -> None:
+    weights = {"kind": 1.0, "swords": 3.0, "d20": 1.0}
+    asked = Coverage(list(weights), weights.__getitem__)
+    # Read by its words, then by the pattern (the kelvin sign), then by its words again: the same shares.
+    assert asked.share(["Kinds"], "two swords") == 0.8
+    assert asked.share([], "a \u212aind of sword") == 0.8
+    assert asked.share([], "a kind word and a d20") == 0.2
+    # Words with digits only: no pattern at all, nothing held.
+    assert Coverage(["d20", "3rd"], lambda word: 1.0).share([], "roll a d20 on the 3rd") == 0.0
 
 
 async def test_the_passage_holding_the_question_comes_before_the_one_repeating_a_word(

@@ -1,0 +1,164 @@
+"""The sentences of a passage as the short answer reads them: its paragraphs, list items and table rows, its
+inner sections, bold-named blocks and kind lines. A passage is read once and kept (the answer forms read the
+same passages again and again); each caller gets its own list."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+from memory.chunking.secret import GM_LABEL, secret_title
+
+__all__ = [
+    "EXAMPLE_OPENS",
+    "MIN_SENTENCE_CHARS",
+    "SENTENCE_CHARS",
+    "examples",
+    "kind_line",
+    "labelled_sentences",
+    "sections_of",
+    "sentences",
+]
+
+SENTENCE_CHARS = 320
+#: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
+MIN_SENTENCE_CHARS = 8
+
+_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
+_HEADING = re.compile(r"^\s*#{1,6}\s")
+_MARKUP = re.compile(r"[*_`>|]+")
+_BLOCK_START = re.compile(r"^\s*(?:[-*+•]\s|\d+[.)]\s|\|)")
+
+
+def _unlabelled(line: str) -> str:
+    """Return a paragraph's first line without the GM's label leading it ("Secret: The toll-men …")."""
+    text = GM_LABEL.sub("", line, count=1)
+    return text if text == line or not text else text[0].upper() + text[1:]
+
+
+@functools.lru_cache(maxsize=4096)
+def _blocks(text: str) -> tuple[str, ...]:
+    """Return a passage's paragraphs, list items and table rows, each on one line (headings left out)."""
+    blocks: list[str] = []
+    current: list[str] = []
+    for line in text.splitlines():
+        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line)
+        if starts and current:
+            blocks.append(" ".join(current))
+            current = []
+        if (
+            line.strip()
+            and set(line.strip()) <= set("|-: ")
+            and blocks
+            and blocks[-1].lstrip().startswith("|")
+        ):
+            blocks.pop()  # the row above a table's rule is its header: names of columns, not a fact
+        if line.strip() and not _HEADING.match(line) and not set(line.strip()) <= set("|-: "):
+            current.append(_unlabelled(line.strip()) if not current else line.strip())
+            if line.lstrip().startswith("|"):
+                blocks.append(" ".join(current))
+                current = []
+    if current:
+        blocks.append(" ".join(current))
+    return tuple(blocks)
+
+
+#: A block led by a bold name: `***Hellish Resistance.*** You have ...`, `**Cost:** 5 gp`.
+_BOLD_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(?=\S)")
+#: The italic line just under a heading: the entry's kind ("*3rd-level evocation*"), not a sentence of it.
+_KIND_LINE = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
+#: A table row is short and still a fact ("Hard 20").
+MIN_ROW_CHARS = 3
+
+
+def sentences(text: str) -> list[str]:
+    """Return a passage's sentences (headings left out, markup stripped, each clipped).
+
+    A trait's bold name stays with its first sentence ("Hellish Resistance: You have resistance to fire
+    damage."): alone it says nothing. A table row is a sentence however short it is."""
+    return list(_sentences(text))
+
+
+@functools.lru_cache(maxsize=8192)
+def _sentences(text: str) -> tuple[str, ...]:
+    found: list[str] = []
+    for block in _blocks(text):
+        lead = _BOLD_LEAD.match(block)
+        if lead is not None:
+            block = f"{lead.group(1).strip()}: {block[lead.end() :]}"
+        clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
+        shortest = MIN_ROW_CHARS if block.lstrip().startswith("|") else MIN_SENTENCE_CHARS
+        for piece in _SENTENCE.split(clean):
+            piece = piece.strip()
+            if len(piece) >= shortest:
+                found.append(piece if len(piece) <= SENTENCE_CHARS else piece[: SENTENCE_CHARS - 1] + "…")
+    return tuple(found)
+
+
+#: The opening of an example ("For example, ...", "For instance, ...", "e.g. ...").
+EXAMPLE_OPENS = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
+
+
+@functools.lru_cache(maxsize=2048)
+def examples(text: str) -> frozenset[str]:
+    """Return the sentences of a passage's paragraphs that open with an example, as `sentences` gives them: the
+    sentences after the first illustrate the rule above too ("For example, a creature with a Constitution of 14
+    can hold its breath for 3 minutes. If it starts suffocating, it has 2 rounds ...")."""
+    found: set[str] = set()
+    for block in _blocks(text):
+        said = sentences(block)
+        if said and EXAMPLE_OPENS.match(said[0]):
+            found.update(said)
+    return frozenset(found)
+
+
+def labelled_sentences(text: str) -> list[tuple[str | None, str]]:
+    """Return a passage's sentences as `sentences` does, each with the bold name of the block it is in
+    ("Engulf" for every sentence of the Engulf action, not only its first), None outside a named block."""
+    return list(_labelled(text))
+
+
+@functools.lru_cache(maxsize=4096)
+def _labelled(text: str) -> tuple[tuple[str | None, str], ...]:
+    found: list[tuple[str | None, str]] = []
+    for block in _blocks(text):
+        lead = _BOLD_LEAD.match(block)
+        name = " ".join(_MARKUP.sub(" ", lead.group(1)).split()) if lead is not None else None
+        found += [(name, piece) for piece in _sentences(block)]
+    return tuple(found)
+
+
+@functools.lru_cache(maxsize=4096)
+def kind_line(body: str) -> str | None:
+    """Return the kind line of a section's text (its first line, in italics), as `sentences` gives it."""
+    first = next((line for line in body.splitlines() if line.strip()), "")
+    if not _KIND_LINE.match(first):
+        return None
+    said = sentences(first)
+    return said[0] if said else None
+
+
+_SECTION = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
+
+
+def sections_of(text: str) -> list[tuple[str | None, str]]:
+    """Return a passage's sections: the heading inside the passage each is under (None before any), its text."""
+    return list(_sections(text))
+
+
+@functools.lru_cache(maxsize=2048)
+def _sections(text: str) -> tuple[tuple[str | None, str], ...]:
+    found: list[tuple[str | None, str]] = []
+    heading: str | None = None
+    lines: list[str] = []
+    for line in text.splitlines():
+        match = _SECTION.match(line)
+        if match is None:
+            lines.append(line)
+            continue
+        if any(x.strip() for x in lines):
+            found.append((heading, "\n".join(lines)))
+        heading, lines = secret_title(match.group(1))[0], []  # "The Ledger (GM only)": "The Ledger"
+    if any(x.strip() for x in lines):
+        found.append((heading, "\n".join(lines)))
+    return tuple(found)
