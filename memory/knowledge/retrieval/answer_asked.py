@@ -182,9 +182,8 @@ def asked_kind(question: str) -> Asked | None:
         return Asked("time", deed)
     if _WHERE.match(text):
         return Asked("place", deed)
-    if _HOW.match(text):
-        return Asked(_HOW.match(text)["measure"].casefold(), ())
-    return None
+    how = _HOW.match(text)
+    return Asked(how["measure"].casefold(), ()) if how is not None else None
 
 
 def _says_deed(sentence: str, words: Sequence[str]) -> bool:

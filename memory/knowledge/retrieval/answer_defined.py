@@ -129,7 +129,9 @@ def gives_reason(sentence: str) -> bool:
 
 
 #: Words opening a clause that tells when or why something else was done ("founded *after* the town drowned").
-_SUBORDINATE = frozenset({"after", "because", "since", "before", "when", "once", "until", "as", "while", "lest"})
+_SUBORDINATE = frozenset(
+    {"after", "because", "since", "before", "when", "once", "until", "as", "while", "lest"}
+)
 
 
 def _told_as_reason(sentence: str, asked: Sequence[str]) -> bool:
