@@ -8,11 +8,13 @@ So a question asking what X is, in any of the table's forms ("what is X", "what'
 X", "what does X mean", "meaning of X", "what does a X do"), is answered by the sentence defining X ("X is …",
 "X, a …, …", "X: …", "… called X", "X means …", "X refers to …"), X in the singular or the plural as the
 question has it. When none defines it:
-- X is a name the bible writes with its capital: a sentence of which X is the subject ("X keeps a hall at …")
-  answers; a sentence only mentioning X does not, and with none but such, nothing is known of what X is;
+- X is a name the bible writes with its capital, asked "what is X": a sentence of which X is the subject ("X
+  keeps a hall at …") answers; a sentence only mentioning X does not, and with none but such, nothing is known
+  of what X is (the other forms leave the word step's answer be);
 - X is a common word ("a wickwright", "saltglass"): the word step's answer stands (only a definition may take its
   place);
-- a passage headed by X is X's own entry ("This spell …"): the word step's answer from it stands.
+- a passage headed by X (singular or plural: "Dragons" of "a dragon") is X's own entry ("This spell …"): the
+  word step's answer from it stands.
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from memory.knowledge.models import LoreResult
-from memory.knowledge.retrieval.answer_words import fold_words, sections_of
+from memory.knowledge.retrieval.answer_words import sections_of
 
 __all__ = [
     "Term",
@@ -69,7 +71,7 @@ _WORD = re.compile(r"^(?:the\s+)?(?:word|term|name|phrase)\s+", re.IGNORECASE)
 
 class Term(NamedTuple):
     """The X a question asks the meaning of, and whether a sentence only naming it is no answer (`strict`: "what
-    is X", "define X"; "who are X" and "what does a X do" take a definition but leave any other answer be)."""
+    is X"; "define X", "who are X", "what does X mean" take a definition but leave any other answer be)."""
 
     name: str
     strict: bool
@@ -78,7 +80,7 @@ class Term(NamedTuple):
 def asked_term(question: str) -> Term | None:
     """Return the X a question asks the meaning of (its article and quotes left out), or None."""
     text = question.replace("’", "'")
-    for pattern, strict in ((_WHAT_IS, True), *((p, True) for p in _MEANS), (_DOES, False)):
+    for pattern, strict in ((_WHAT_IS, True), *((p, False) for p in _MEANS), (_DOES, False)):
         match = pattern.match(text)
         if match is not None:
             # "who is X": a sentence naming a person says who they are ("Its harbor master is Eliza Crane.")
@@ -128,16 +130,12 @@ def written_as_name(name: str, named: Sequence[str]) -> bool:
 
 def titled(name: str, results: Sequence[LoreResult]) -> bool:
     """Tell whether a passage found is X's own entry: a heading of it, or of a section inside it, names X."""
-    wanted = _unarticled(name)
+    wanted = re.compile(rf"{_pattern(name)}", re.IGNORECASE)
     for result in results:
         headings = [*result.heading_path, *(h for h, _ in sections_of(result.text) if h)]
-        if any(_unarticled(h) == wanted for h in headings):
+        if any(wanted.fullmatch(h.strip()) for h in headings):
             return True
     return False
-
-
-def _unarticled(text: str) -> str:
-    return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
 def defines(sentence: str, name: str) -> bool:
