@@ -40,8 +40,6 @@ _AMOUNT = re.compile(
 #: "a" and "an" count only before the noun counted ("a grey horse" is one horse; "a hall" is no count of steps),
 #: and never opening the sentence ("A wickwright is …" says what one is).
 _ARTICLE = frozenset({"a", "an"})
-#: Words that count only the noun they stand before: "every doorway" counts no wickwrights.
-_QUANTIFIERS = frozenset({"every", "all", "no", "both", "several", "few", "many", "sole", "only", "lone"})
 #: Words counting people, which a book says otherwise ("how many ppl": "nine creatures").
 _PEOPLE = frozenset({"ppl", "people", "persons", "folk", "folks", "guys", "creatures", "men", "players"})
 _COUNT = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]+)", re.IGNORECASE)
@@ -89,7 +87,7 @@ def _said(said: set[str], noun: str) -> bool:
 def _says_count(sentence: str, noun: str) -> bool:
     for match in _AMOUNT.finditer(sentence):
         word = match.group(0).casefold()
-        if word not in _ARTICLE and (word not in _QUANTIFIERS or not noun):
+        if word not in _ARTICLE:
             return True
         if word in _ARTICLE and not sentence[: match.start()].strip():
             continue  # "A wickwright is a craftsman …": what one is, no count of them

@@ -8,8 +8,8 @@ from memory.knowledge.retrieval.answer_terms import Term, asked_term, defines
 
 def test_the_term_asked_in_the_tables_forms() -> None:
     assert asked_term("what's a wickwright?") == Term("wickwright", True)
-    assert asked_term("What does 'ulvo' mean") == Term("ulvo", True)
-    assert asked_term("define the word ulvo") == Term("ulvo", True)
+    assert asked_term("What does 'ulvo' mean") == Term("ulvo", False)
+    assert asked_term("define the word ulvo") == Term("ulvo", False)
     assert asked_term("what is the Greyhush exactly") == Term("Greyhush", True)
     assert asked_term("what does a wickwright do") == Term("wickwright", False)
     assert asked_term("who are the mirelings") == Term("mirelings", False)
