@@ -18,6 +18,8 @@
   kept to those present is read, privately and before the commit, by every player who took part in its scene
   (`proposal_seen`); not by one who did not.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
+- What the table is told in place of a truth the GM keeps (a person's `public_status` beside a GM-only `status`)
+  reads, for a player the truth is hidden from, as that truth itself would (`as_told`): "status: missing".
 - A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
   a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
 - Free text (a fact typed as text, a description, a scene's summary a model wrote) that names such an era reads
@@ -42,6 +44,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection, Iterable, Mapping
+from dataclasses import replace
 from typing import Any, Protocol, TypeVar
 
 from sqlalchemy import ColumnElement, and_, exists, false, or_, select, true
@@ -63,8 +66,10 @@ from canon.models import (
 from canon.proposals import Proposal, ProposalWarning, references
 
 __all__ = [
+    "TOLD_FOR",
     "HiddenCanon",
     "Knowing",
+    "as_told",
     "date_hidden",
     "entities_seen",
     "entity_facts_seen",
@@ -175,6 +180,29 @@ def visible_views(
             as_of,
         )
     ]
+
+
+#: A fact that says what the table is told in place of a truth the GM keeps: `status_public` (a file's
+#: `public_status`) stands for `status`. Its name sorts just after the truth's, so a player's card lists it where
+#: a file saying only the public status would.
+TOLD_FOR: Mapping[str, str] = {"status_public": "status"}
+
+
+def as_told(views: list[StatementView], viewer: Viewer) -> list[StatementView]:
+    """Return the statements a viewer sees with what the table is told read as the truth it covers, for a player
+    the truth is hidden from: `public_status: missing` beside a GM-only `status: imprisoned` reads exactly as
+    `status: missing`, so the card, `/lore` and the timeline say what a file saying only that would. The GM, and
+    a player whose character learned the truth, read both: the truth, and what players are told."""
+    if viewer == Viewer.GM:
+        return views
+    seen = {(v.statement.subject_id, v.statement.predicate) for v in views}
+    told: list[StatementView] = []
+    for view in views:
+        truth = TOLD_FOR.get(view.statement.predicate)
+        if truth is not None and (view.statement.subject_id, truth) not in seen:
+            view = view.model_copy(update={"statement": replace(view.statement, predicate=truth)})
+        told.append(view)
+    return told
 
 
 def date_hidden(era: str | None, hidden_eras: Collection[str]) -> bool:

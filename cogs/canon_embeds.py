@@ -184,13 +184,16 @@ def statement_line(
     words: Wording = PLAIN,
     known: Known | None = None,
     status: str | None = None,
+    status_fact: StatementView | None = None,
 ) -> str:
     """Return one statement as a line: mark (`cogs.secret_marks`: the GM's lock, or what the player's
     character learned, `known`), sentence, when and evidence: its words, which typed back pick it
     (`bot.services.fact_picking`), never a number. `status`: a card's state said as a living person's status
-    ("is missing (born in …)", `status_over_life`)."""
+    ("is missing (born in …)", `status_over_life`), from `status_fact`, whose mark the line takes when it has none."""
     words = words.rich(escape)
-    sign = statement_mark(view, viewer, known)
+    sign = statement_mark(view, viewer, known) or (
+        statement_mark(status_fact, viewer, known) if status_fact is not None else ""
+    )
     line = (f"{sign} " if sign else "") + state_words(view, words, status)
     if evidence and view.statement.evidence:
         line += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])

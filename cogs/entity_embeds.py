@@ -18,7 +18,7 @@ from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewe
 from canon.visibility import Knowing, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
-from canon.wording.statements import status_over_life
+from canon.wording.statements import for_a_card, status_fact_over_life, status_over_life
 from cogs.canon_embeds import shrink_to_limit, statement_line
 from cogs.embeds import COLOUR, clip, escape
 from cogs.secret_marks import entity_mark, mark_key
@@ -100,9 +100,10 @@ def entity_card_embed(
     if state is not None and not visible_views([state], viewer, knowing, as_of):
         state = None
     if state is not None:  # places and events have no state: nothing to say rather than "unknown"
-        status = status_over_life(state, facts)
-        line = statement_line(state, viewer=viewer, words=words, known=known, status=status)
+        status, fact = status_over_life(state, facts), status_fact_over_life(state, facts)
+        line = statement_line(state, viewer=viewer, words=words, known=known, status=status, status_fact=fact)
         embed.add_field(name="State", value=line, inline=False)
+    words = for_a_card(words, state)  # a dead man "lived in" his town
     relations = visible_views(card.relations, viewer, knowing, as_of)
     if relations:
         embed.add_field(

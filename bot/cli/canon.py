@@ -67,14 +67,16 @@ def _state_line(card: EntityCard, words: Wording) -> str:
     """Return a card's state as `_line` says a statement, a living person's status over a birth's "alive"."""
     from canon.models import Viewer
     from canon.visibility import view_hidden
-    from canon.wording.statements import state_words, status_over_life
+    from canon.wording.statements import state_words, status_fact_over_life, status_over_life
 
     assert card.state is not None
     view = card.state
+    status = status_fact_over_life(view, card.facts)  # a status the GM keeps: the line is the GM's too
     text = state_words(view, words, status_over_life(view, card.facts))
     if view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, Viewer.GM) for e in view.statement.evidence[:2])
-    return ("[gm only] " if view_hidden(view) else "") + text
+    hidden = view_hidden(view) or (status is not None and view_hidden(status))
+    return ("[gm only] " if hidden else "") + text
 
 
 def _words(calendar: CampaignCalendar) -> Wording:
@@ -99,8 +101,11 @@ def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> st
     lines = [f"{entity.name} ({entity.type}){lock} — as of {as_of}"]
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))
+    from canon.wording.statements import for_a_card
+
+    words = for_a_card(words or _plain(), card.state)  # a dead man "lived in" his town
     if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
-        lines.append("State: " + _state_line(card, words or _plain()))
+        lines.append("State: " + _state_line(card, words))
     lines += ["Relations:", *(f"  {_line(v, words)}" for v in card.relations)] if card.relations else []
     lines += ["Facts:", *(f"  {_line(v, words)}" for v in card.facts)] if card.facts else []
     return "\n".join(lines)

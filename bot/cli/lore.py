@@ -454,10 +454,11 @@ def sources(
     campaign: CampaignOption,
     viewer: Annotated[
         ViewerChoice, typer.Option("--as", help="Read as a player or as the GM")
-    ] = ViewerChoice.GM,
+    ] = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
-    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used."""
+    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used (a
+    player's list unless `--as gm`, as `lore` reads)."""
     settings = settings_or_exit()
 
     from canon.models import Viewer

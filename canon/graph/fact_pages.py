@@ -18,7 +18,7 @@ from canon.graph.reads import LineageReader
 from canon.graph.rows import RowReader, with_retcons
 from canon.models import AsOf, Entity, StatementKind, StatementView
 from canon.tables import StatementRow, StatusChangeRow
-from canon.visibility import statement_seen_sql
+from canon.visibility import TOLD_FOR, as_told, statement_seen_sql
 
 #: Where an undated fact falls on the world's clock (as `statement_sort_key` puts it: before every date).
 UNDATED = -(2**62)
@@ -40,6 +40,8 @@ async def facts_page(
     The page and the count are one query (the count a window over the facts found); a page past the end counts
     them alone."""
     table = StatementRow.__table__
+    # What players are told of a truth stands for it (`visibility.as_told`): left out with it.
+    leave_out = {*leave_out, *(told for told, truth in TOLD_FOR.items() if truth in leave_out)}
     change = aliased(StatusChangeRow.__table__)
     retconned = (
         select(change.c.id)
@@ -88,4 +90,4 @@ async def facts_page(
         )
         for s in statements
     ]
-    return views, total
+    return as_told(views, reader.viewer), total

@@ -37,7 +37,7 @@ from canon.models import (
     Viewer,
 )
 from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
-from canon.visibility import may_see, statement_is_public_sql
+from canon.visibility import TOLD_FOR, may_see, statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
@@ -376,7 +376,9 @@ def _facts_of(attributes: Collection[str] | None) -> list[Any]:
     """Return the condition that keeps, of an entity's facts, those of these attributes (None: all of them)."""
     if attributes is None:
         return []
-    kept = StatementRow.predicate.in_(sorted(attributes))
+    # What players are told of a truth the GM keeps stands for it (`visibility.as_told`): asked with it.
+    asked = {*attributes, *(told for told, truth in TOLD_FOR.items() if truth in attributes)}
+    kept = StatementRow.predicate.in_(sorted(asked))
     return [or_(StatementRow.kind != StatementKind.ATTRIBUTE.value, kept)]
 
 
@@ -427,7 +429,7 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
 async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
     """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
     "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
-    return await facts_holding(reader, ("title", "titles"), [words])
+    return await facts_holding(reader, ("title", "titles", "tenure"), [words])
 
 
 async def facts_holding(

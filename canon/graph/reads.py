@@ -25,7 +25,7 @@ from canon.graph.told import HiddenEraText
 from canon.models import NOW, AsOf, Entity, EntityRef, Evidence, Statement, StatementView, Viewer
 from canon.ontology import Ontology
 from canon.tables import AliasRow, EntityRow, EvidenceRow, StatementRow, StatusChangeRow
-from canon.visibility import Knowing, entity_named_only, entity_seen, statement_seen
+from canon.visibility import Knowing, as_told, entity_named_only, entity_seen, statement_seen
 
 
 class LineageReader:
@@ -326,7 +326,7 @@ class LineageReader:
             views.append(
                 StatementView(statement=s, subject=self.ref(subject), object=self.ref(obj) if obj else None)
             )
-        return views
+        return as_told(views, self.viewer)
 
 
 async def dated_keys(reader: LineageReader) -> list[int]:

@@ -13,7 +13,7 @@ from canon.render.drawing import MAX_TIMELINE_EVENTS, MAX_TREE_PEOPLE
 from canon.render.family_tree import FamilyTree, TreePerson
 from canon.render.timeline import EraBand, Timeline, era_bounds
 from canon.render.timeline_rows import events_page
-from canon.visibility import entity_hidden, shows_lock
+from canon.visibility import entity_hidden, gm_only, shows_lock
 
 
 def _year_text(text: str | None, key: int | None) -> str | None:
@@ -32,14 +32,19 @@ class _Kin:
 
 
 async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
-    statements = await reader.statements(predicates=["PARENT_OF", "SPOUSE_OF"], with_evidence=False)
+    """Return who is whose parent and spouse, as the viewer may see it. A reputed parent (what the table believes:
+    REPUTED_PARENT_OF) is drawn as a parent, unless the viewer sees a parent of that child kept for the GM: the
+    GM's picture draws the truth, a player's the story the table believes."""
+    predicates = ["PARENT_OF", "SPOUSE_OF", "REPUTED_PARENT_OF"]
+    statements = await reader.statements(predicates=predicates, with_evidence=False)
+    secret = {s.object_id for s in statements if s.predicate == "PARENT_OF" and gm_only(s.visibility)}
     kin = _Kin()
     ids: set[int] = set()
     for s in statements:
-        if s.object_id is None:
+        if s.object_id is None or (s.predicate == "REPUTED_PARENT_OF" and s.object_id in secret):
             continue
         ids |= {s.subject_id, s.object_id}
-        if s.predicate == "PARENT_OF":
+        if s.predicate in ("PARENT_OF", "REPUTED_PARENT_OF"):
             kin.parents[s.object_id].add(s.subject_id)
             kin.children[s.subject_id].add(s.object_id)
         else:

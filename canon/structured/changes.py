@@ -72,7 +72,7 @@ def file_changes(file: str, changes: Sequence[tuple[str, str]], names: Mapping[s
         said = [slot_words(slot, names) for slot in sorted(slots, key=_order)[:_SHOWN]]
         more = len(slots) - _SHOWN
         if more > 0:
-            said.append(counted(more, "more"))
+            said.append(f"{more:,} more")  # "and 6 more": "more" has no plural
         parts.append(f"{counted(len(slots), 'fact')} {verb}: {listed(said)}")
     text = f"In {file}, {'; '.join(parts)}." if parts else f"{file} changed, but states the same facts."
     if by_kind[REPLACED] and _dated_by_a_life(by_kind[REPLACED]):

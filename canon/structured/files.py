@@ -27,7 +27,7 @@ class LoadedFile:
 
 #: The version of how a file is read into facts, hashed with its bytes: a new reading (`died: unknown` became the
 #: state dead from an unknown date) makes a file imported before read again once, writing only the difference.
-READING = b"lore facts 2\n"
+READING = b"lore facts 3\n"
 
 
 def content_hash(data: bytes) -> str:

@@ -40,6 +40,7 @@ from canon.structured.changes import say_changes
 from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
+from canon.structured.office_checks import office_warnings
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
 from canon.structured.prevail import Checks
 from canon.structured.reports import (
@@ -53,6 +54,7 @@ from canon.structured.reports import (
 from canon.structured.resolve import build_index
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
+from canon.structured.ties import keep_ties
 from canon.structured.told import secrets_told_elsewhere
 from canon.structured.versions import known_hashes, load_records
 from canon.structured.write import Writer
@@ -132,6 +134,7 @@ async def _ingest(
     index = await build_index(state)
     if state.errors:
         return failed_report(campaign_id, files, versions, state.errors, started)
+    keep_ties(state, index)  # a faction's `worships: Saint Orla`: WORSHIPS the god, when there is one
     planned = await plan_entities(state, index)
     if state.errors:
         return failed_report(campaign_id, files, versions, state.errors, started)
@@ -161,5 +164,10 @@ async def _ingest(
     written = await write_statements(writer, facts)
     await say_changes(state, ids)
     await writer.write_rows()
-    warnings = [*told, *await calendar_years_differ(state, changed), *await Checks(writer).run(written)]
+    warnings = [
+        *told,
+        *await calendar_years_differ(state, changed),
+        *await office_warnings(state, changed, ids),
+        *await Checks(writer).run(written),
+    ]
     return done_report(state, "ingested", changeset.id, warnings)

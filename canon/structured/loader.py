@@ -180,6 +180,7 @@ def _check_documents(
         life_events=tuple(normaliser.life_events),
         players=tuple(normaliser.players),
         unresolved=unresolved,
+        ties=tuple(normaliser.ties),
         problems=(),
     )
 

@@ -64,10 +64,7 @@ class Normaliser:
     """Check what spans entries and build the kind-independent records."""
 
     def __init__(
-        self,
-        validator: Validator,
-        file: str,
-        relation_fields: Mapping[tuple[EntityType, str], RelationField],
+        self, validator: Validator, file: str, relation_fields: Mapping[tuple[EntityType, str], RelationField]
     ) -> None:
         self.v = validator
         self.file = file
@@ -86,6 +83,7 @@ class Normaliser:
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
+        self.ties: list[LoreRelation] = []  # edges a text field makes when that entity exists (`tie`)
         self.calendar = EraCalendar()
         self.reference_checks: list[_Check] = []
         # The references of the file's earlier documents, each with the validator that knows their places.
@@ -360,6 +358,42 @@ class Normaliser:
     ) -> None:
         for cycle, loc in _find_cycles(edges):
             self.v.report(loc, describe(cycle))
+
+
+#: The type of entity each tie a text field makes must name (`tie`).
+TIE_TARGETS: dict[str, tuple[TargetType, ...]] = {"WORSHIPS": ("Deity",), "SPEAKS": ("Language",)}
+
+
+def tie(
+    n: Normaliser,
+    relation: RelationType,
+    owner: str,
+    field_name: str,
+    name: str | None,
+    loc: Loc,
+    *,
+    gm_only: bool,
+) -> None:
+    """Note the edge `owner -[relation]-> the entity called name` that a text field makes (a faction's
+    `worships: Saint Orla`): written when the import or canon holds an entity of that name and of the type
+    `TIE_TARGETS` gives, and otherwise not (the text stands alone: "the old gods" names no god)."""
+    if name is None or not id_from_name(name):
+        return
+    line, column = n.v.pos(loc)
+    hidden = gm_only or (owner in n.defined and entity_hidden(n.defined[owner].visibility))
+    values = {
+        "type": relation,
+        "source_id": owner,
+        "target_id": id_from_name(name),
+        "field": field_name,
+        "visibility": visibility_of(hidden).value,
+        "valid_from": None,
+        "valid_until": None,
+        "file": n.file,
+        "line": line,
+        "column": column,
+    }
+    n.ties.append(from_values(LoreRelation, values))
 
 
 def _a(types_: tuple[str, ...]) -> str:

@@ -69,7 +69,10 @@ async def build_index(state: IngestState) -> Index:
     # Ids this import removes from their file are defined nowhere any more (their entities are retconned).
     leaving = {k: file for k, (file, _) in index.old_entries.items() if k not in index.defined}
     referenced -= set(leaving)
-    index.canon_keys = await _entities_by_key(state, referenced | fresh)
+    # The names a text field ties to (`canon.structured.ties`): looked up as references, never refused.
+    tied = {t.target_id for f in state.changed if f.result is not None for t in f.result.ties}
+    tied -= set(index.defined) | set(index.owned)
+    index.canon_keys = await _entities_by_key(state, referenced | fresh | tied)
     for key, (loaded, entry) in index.defined.items():
         index.known[key] = Known(None, entry.entity_type, f"{loaded.name} at line {entry.line}")
     for key, (file, info) in index.owned.items():
@@ -78,7 +81,7 @@ async def build_index(state: IngestState) -> Index:
         )
     for key, row in index.canon_keys.items():
         index.known.setdefault(key, Known(row.id, row.type, f"the campaign's canon (entity #{row.id})"))
-    by_name = await _entities_named_like(state, referenced - set(index.known))
+    by_name = await _entities_named_like(state, (referenced | tied) - set(index.known))
     for key, rows in by_name.items():
         if len(rows) == 1:
             row = rows[0]

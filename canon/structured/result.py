@@ -37,6 +37,9 @@ class LoadResult(BaseModel):
     #: Who plays the roster's player characters (`player:`), linked by the importing service.
     players: tuple[RosterPlayer, ...] = ()
     unresolved: tuple[UnresolvedReference, ...] = ()
+    #: Edges a text field makes when an entity of that name exists (a faction's `worships`: WORSHIPS the god),
+    #: their target the id the name makes; the import keeps those it finds (`canon.structured.ties`).
+    ties: tuple[LoreRelation, ...] = ()
     problems: tuple[LoreProblem, ...] = ()
 
     @property

@@ -74,6 +74,8 @@ TargetType = Literal[
 ]
 RelationType = Literal[
     "PARENT_OF",
+    "REPUTED_PARENT_OF",
+    "BORN_IN",
     "SPOUSE_OF",
     "MEMBER_OF",
     "PART_OF",
@@ -97,13 +99,22 @@ RelationType = Literal[
     "SEAT_OF",
     "ALLY_OF",
     "ENEMY_OF",
+    "MENTOR_OF",
+    "RIVAL_OF",
+    "FRIEND_OF",
+    "SIBLING_OF",
+    "COUSIN_OF",
+    "AUNT_OR_UNCLE_OF",
+    "GRANDPARENT_OF",
     "MADE",
     "FOUNDED",
     "POSSESSES",
     "LOCATED_IN",
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
-SYMMETRIC: frozenset[str] = frozenset({"SPOUSE_OF", "ALLY_OF", "ENEMY_OF"})
+SYMMETRIC: frozenset[str] = frozenset(
+    {"SPOUSE_OF", "ALLY_OF", "ENEMY_OF", "RIVAL_OF", "FRIEND_OF", "SIBLING_OF", "COUSIN_OF"}
+)
 # Entity types that are another type wherever a reference expects it (`config/ontology.yaml`'s parents).
 PARENT_TYPES: dict[str, str] = {"NPC": "Person", "PC": "Person"}
 Visibility = Literal["public", "gm_only"]
@@ -332,6 +343,14 @@ class RelationField(BaseModel):
     outgoing: bool
     target_types: tuple[TargetType, ...]
 
+
+#: Other spellings of a person's birth fields: `born_as` and `maiden_name` are `birth_name`, `origin` is
+#: `birthplace`.
+BIRTH_SPELLINGS: dict[str, str] = {
+    "born_as": "birth_name",
+    "maiden_name": "birth_name",
+    "origin": "birthplace",
+}
 
 # Target types several reference fields share.
 ERAS: tuple[TargetType, ...] = ("Era",)

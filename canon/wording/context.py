@@ -30,6 +30,8 @@ class Wording:
     calendar: CalendarWords = PLAIN_CALENDAR
     scenes: Mapping[int, SceneWords] = field(default_factory=dict)
     sexes: Mapping[int, str] = field(default_factory=dict)
+    #: The people a card speaks of who are dead as it reads: where one lived reads in the past ("lived in").
+    dead: frozenset[int] = frozenset()
     escape: Callable[[str], str] = _identity
     #: What the facts a proposal cites say, by id: a line names what a proposal relies on in words.
     facts: Mapping[int, str] = field(default_factory=dict)

@@ -16,7 +16,12 @@ from canon.wording.relations import PHRASES, relation_words
 # Where the sentence's shape does not give a phrase of its own: "{s} is {o}'s {parent}" and two "lives in".
 _OWN: Mapping[str, str] = {
     "PARENT_OF": "is the parent of",
+    "REPUTED_PARENT_OF": "is known as the parent of",
     "SIBLING_OF": "is a sibling of",
+    "AUNT_OR_UNCLE_OF": "is an aunt or uncle of",
+    "GRANDPARENT_OF": "is a grandparent of",
+    "COUSIN_OF": "is a cousin of",
+    "MENTOR_OF": "is the mentor of",
     "INHABITS": "inhabits",
     "SUB_ERA_OF": "is an age within",
 }
@@ -26,8 +31,13 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
     "PARENT_OF": ("father of", "mother of", "parent of", "begat"),
     "SPOUSE_OF": ("married to", "husband of", "wife of", "spouse of", "weds"),
     "SIBLING_OF": ("brother of", "sister of", "sibling of"),
-    "ALLY_OF": ("friend of", "friends with", "allied with", "sides with", "supports", "protects"),
-    "ENEMY_OF": ("hates", "rival of", "opposes", "fights", "at war with", "foe of", "feuds with"),
+    "AUNT_OR_UNCLE_OF": ("aunt of", "uncle of"),
+    "GRANDPARENT_OF": ("grandfather of", "grandmother of", "grandparent of"),
+    "MENTOR_OF": ("teacher of", "master of", "taught", "trained"),
+    "RIVAL_OF": ("rivals", "competes with"),
+    "FRIEND_OF": ("friends with", "befriended", "close to"),
+    "ALLY_OF": ("allied with", "sides with", "supports", "protects"),
+    "ENEMY_OF": ("hates", "opposes", "fights", "at war with", "foe of", "feuds with"),
     "MEMBER_OF": ("belongs to", "joined", "serves in", "works for"),
     "LEADS": ("leader of", "heads", "commands", "captain of", "chief of"),
     "RULES": ("ruler of", "reigns over", "governs", "lord of", "king of", "queen of"),

@@ -12,13 +12,21 @@ from collections.abc import Mapping, Sequence
 
 from canon.wording.counts import in_words
 
-# {s}: the subject's name, {o}: the object's; {parent}: father, mother or parent.
+# {s}: the subject's name, {o}: the object's; {parent}: the subject's kin word by sex (father, mother or parent;
+# `_BY_SEX` for the other kin).
 PHRASES: Mapping[str, str] = {
     "PARENT_OF": "{s} is {o}'s {parent}",
+    "REPUTED_PARENT_OF": "{s} is known as {o}'s {parent}",
     "SPOUSE_OF": "{s} is married to {o}",
     "SIBLING_OF": "{s} is {o}'s sibling",
     "ALLY_OF": "{s} is an ally of {o}",
     "ENEMY_OF": "{s} is an enemy of {o}",
+    "AUNT_OR_UNCLE_OF": "{s} is {o}'s {parent}",
+    "GRANDPARENT_OF": "{s} is {o}'s {parent}",
+    "COUSIN_OF": "{s} is {o}'s cousin",
+    "MENTOR_OF": "{s} is {o}'s mentor",
+    "RIVAL_OF": "{s} is a rival of {o}",
+    "FRIEND_OF": "{s} is a friend of {o}",
     "MEMBER_OF": "{s} is a member of {o}",
     "LEADS": "{s} leads {o}",
     "RULES": "{s} rules {o}",
@@ -27,6 +35,7 @@ PHRASES: Mapping[str, str] = {
     "PART_OF": "{s} is part of {o}",
     "INHABITS": "{s} lives in {o}",
     "LIVES_IN": "{s} lives in {o}",
+    "BORN_IN": "{s} was born in {o}",
     "HELD_AT": "{s} is held at {o}",
     "SEAT_OF": "{s} is the seat of {o}",
     "HOMELAND_OF": "{s} is the homeland of {o}",
@@ -55,13 +64,18 @@ PHRASES: Mapping[str, str] = {
 }
 
 # Attributes that name what someone is: "Ysolde Marrow is Harbourmaster of Greyhaven".
-BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
+BEING = frozenset({"title", "titles", "tenure", "role", "office", "rank", "position"})
 MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
 #: The facts that tell someone's sex ("father", "mother", "brother"), by their attribute's name.
 SEX_ATTRIBUTES = ("sex", "gender")
 #: Relations whose sentence says its subject by sex ("{parent}": father, mother or parent).
 BY_SEX = frozenset(p for p, phrase in PHRASES.items() if "{parent}" in phrase)
+#: The subject's kin word by sex (male, female, not said) of a relation other than a parent's.
+_BY_SEX: Mapping[str, tuple[str, str, str]] = {
+    "AUNT_OR_UNCLE_OF": ("uncle", "aunt", "uncle or aunt"),
+    "GRANDPARENT_OF": ("grandfather", "grandmother", "grandparent"),
+}
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
 
@@ -148,11 +162,13 @@ def relation_sentence(
         joined = f"is {words}" if re.search(r" (of|to|with|from|for|by)$", words) else words
         return f"{subject} {joined} {target}"
     sex = (subject_sex or "").strip().lower()
-    parent = "father" if sex in MALE else "mother" if sex in FEMALE else "parent"
+    male, female, either = _BY_SEX.get(upper, ("father", "mother", "parent"))
+    parent = male if sex in MALE else female if sex in FEMALE else either
     if names_many(subject):  # "The Bellwardens have the Tolling Bells", "The Tolling Bells are in Harl"
         phrase = re.sub(
             r"^\{s\} (has|is) ", lambda m: "{s} " + ("have " if m[1] == "has" else "are "), phrase
         )
+        phrase = re.sub(r"^\{s\} ([a-z]+[^s])s ", r"{s} \1 ", phrase)  # "The Saltwrights worship Ombra"
     return phrase.replace("{o}'s", "{o_s}").format(s=subject, o=target, o_s=possessive(target), parent=parent)
 
 
@@ -195,6 +211,10 @@ def fact_sentence(subject: str, attribute: str, value: str, *, told: bool = Fals
     list of facts says the title as the GM wrote it, the words a GM types to pick the fact again."""
     if attribute.strip().lower() in BEING:
         return f"{subject} is {title_phrase(value) if told else value}"
+    if (
+        attribute_words(attribute).lower() == "status public"
+    ):  # what players read beside the truth the GM keeps
+        return f"Players are told {subject} is {value}"
     return f"{possessive(subject)} {attribute_words(attribute)}: {value}"
 
 

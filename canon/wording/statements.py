@@ -11,6 +11,7 @@ from canon.wording.context import Wording
 from canon.wording.relations import (
     attribute_words,
     fact_sentence,
+    in_prose,
     names_many,
     relation_sentence,
     state_sentence,
@@ -23,6 +24,9 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
     s = view.statement
     subject = words.name(view.subject.name)
     if s.kind == StatementKind.RELATION and view.object is not None:
+        past = PAST_WHEN_DEAD.get(s.predicate.upper()) if view.subject.id in words.dead else None
+        if past is not None:
+            return past.format(s=subject, o=in_prose(words.name(view.object.name), view.object.type))
         return relation_sentence(
             s.predicate,
             subject,
@@ -41,6 +45,20 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
     return fact_sentence(
         subject, words.name(attribute_words(s.predicate)), words.name(s.value or ""), told=told
     )
+
+
+#: Relations a person holds while alive, as they read once the person is dead (`Wording.dead`, `for_a_card`).
+PAST_WHEN_DEAD = {"LIVES_IN": "{s} lived in {o}", "INHABITS": "{s} lived in {o}"}
+
+
+def for_a_card(words: Wording, state: StatementView | None) -> Wording:
+    """Return the wording of a card whose shown state is `state`: a dead subject's home reads in the past ("Bastien
+    Marrow lived in Saltcomb")."""
+    if state is None or state.statement.kind != StatementKind.STATE:
+        return words
+    if (state.statement.value or "").strip().casefold() != "dead":
+        return words
+    return dataclasses.replace(words, dead=words.dead | {state.subject.id})
 
 
 #: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
@@ -62,12 +80,34 @@ def shown_validity(view: StatementView) -> Validity:
 def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
     """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words."""
     text = statement_sentence(view, words)
-    when = words.span(shown_validity(view))
+    when = statement_span(view, words)
     if when:
         text += f" ({when})"
     if evidence and view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return text
+
+
+#: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …".
+HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
+
+
+def statement_span(view: StatementView, words: Wording) -> str:
+    """Return when a statement holds, in words: what happened on a day reads on it ("on 14 Eelrun, year 612 of
+    …", "in year 612 of …"), never "since" it, which says a state that began then and holds."""
+    validity = shown_validity(view)
+    s = view.statement
+    start = words.seen(validity.world_from)
+    if (
+        s.kind == StatementKind.RELATION
+        and s.predicate.upper() in HAPPENINGS
+        and start
+        and start != UNKNOWN
+        and not validity.world_until
+    ):
+        story = words.span(dataclasses.replace(validity, world_from=None, world_from_key=None))
+        return ", ".join(filter(None, [words.when(start), story]))
+    return words.span(validity)
 
 
 #: The states a person's `status` may name beside a life the dates only say began ("missing", "imprisoned"; "dead"
@@ -79,6 +119,15 @@ def status_over_life(state: StatementView | None, facts: Iterable[StatementView]
     """Return the state a person's `status` fact names when the card's state is only a birth's "alive" (a missing
     man born in 631 is missing, not "alive since 631"), or None. `facts`: the card's facts the viewer sees, so a
     status kept for the GM changes only the GM's card."""
+    fact = status_fact_over_life(state, facts)
+    return None if fact is None else (fact.statement.value or "").strip().casefold()
+
+
+def status_fact_over_life(
+    state: StatementView | None, facts: Iterable[StatementView]
+) -> StatementView | None:
+    """Return the `status` fact a card's state line says in place of a birth's "alive" (`status_over_life`), or
+    None: the line is as hidden as that fact, and marked so for the GM."""
     if state is None or state.statement.kind != StatementKind.STATE or state.statement.via:
         return None
     if state.statement.validity.story_from is not None:
@@ -86,11 +135,11 @@ def status_over_life(state: StatementView | None, facts: Iterable[StatementView]
     if (state.statement.value or "").strip().casefold() != "alive":
         return None
     said = [
-        (v.statement.value or "").strip().casefold()
-        for v in facts
-        if v.statement.kind == StatementKind.ATTRIBUTE and v.statement.predicate == "status"
+        v for v in facts if v.statement.kind == StatementKind.ATTRIBUTE and v.statement.predicate == "status"
     ]
-    return said[-1] if said and said[-1] in STATUS_STATES else None
+    if not said or (said[-1].statement.value or "").strip().casefold() not in STATUS_STATES:
+        return None
+    return said[-1]
 
 
 def state_parts(view: StatementView, words: Wording, status: str | None = None) -> tuple[str, str]:
@@ -101,7 +150,7 @@ def state_parts(view: StatementView, words: Wording, status: str | None = None) 
         start = words.seen(view.statement.validity.world_from)  # one hidden from the reader is none
         born = f"born {words.when(start)}" if start and start != UNKNOWN else ""
         return state_sentence(words.name(view.subject.name), words.name(status)), born
-    return statement_sentence(view, words), words.span(shown_validity(view))
+    return statement_sentence(view, words), statement_span(view, words)
 
 
 def state_words(view: StatementView, words: Wording, status: str | None = None) -> str:
@@ -113,9 +162,6 @@ def state_words(view: StatementView, words: Wording, status: str | None = None) 
 
 #: What a life's state from a date nobody knows says of that date: "Osric Dray is dead; the date of death is not known".
 UNKNOWN_DATES = {"dead": "the date of death is not known", "alive": "the date of birth is not known"}
-
-#: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …".
-HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
 
 
 def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str | None = None) -> str:
@@ -149,5 +195,5 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
                 return f"{words.name(view.subject.name)} took place {when}"
             return f"{statement_sentence(view, words)} {when}"
     text = statement_sentence(view, words, told=True)
-    when = words.span(shown_validity(view))
+    when = statement_span(view, words)
     return f"{text} ({when})" if when else text

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -34,6 +34,8 @@ class Relation(BaseModel):
     #: When it holds from, as canon stores the date (an event's day on the ties placing it: "how old was X at
     #: the Battle of Y"); for reading only, never written out.
     since: str | None = Field(default=None, exclude=True)
+    #: The object's entity type ("Lineage": "what family was X born into"); for reading only.
+    object_type: str | None = Field(default=None, exclude=True)
 
 
 class Life(BaseModel):
@@ -53,6 +55,21 @@ class Life(BaseModel):
     now_words: str | None = None
 
 
+class Office(BaseModel):
+    """A title a person held for a span, as the asker may see it (`retrieval.offices`): its dates as sortable keys
+    (None where not known, or hidden from the asker), when in the calendar's words ("from year 690 to 731 of the
+    Lantern Age", "since …"), and whether it is over (an end before today, or its holder dead) or held today."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    start_key: int | None = None
+    end_key: int | None = None
+    span: str = ""
+    ended: bool = False
+    current: bool = False
+
+
 class Kin(BaseModel):
     """A person's family two steps out, as far as the asker may see it (`retrieval.kin`), for answers about kin
     ("Who are Tove's cousins?", "When did Bram marry?").
@@ -68,6 +85,11 @@ class Kin(BaseModel):
     sexes: dict[str, str] = Field(default_factory=dict)
     married: dict[str, str] = Field(default_factory=dict)
     weddings: dict[str, str] = Field(default_factory=dict)
+    #: Those of a tie ("parents", "children") the table believes are, where canon does not say it is true.
+    reputed: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    #: Of a tie ("parents", "children"), those the table believes are, read beside the truth by one who sees
+    #: it (the GM) and not walked.
+    story: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: The entities of each tie, in the order of its names (for a question asked of them: "Tove's uncle's home").
     ids: dict[str, tuple[int, ...]] = Field(default_factory=dict, exclude=True)
 

@@ -11,10 +11,12 @@ from canon.models import (
     AsOf,
     Authority,
     Entity,
+    EntityRef,
     Provenance,
     SourceVisibility,
     Statement,
     StatementKind,
+    StatementView,
     Viewer,
     Visibility,
 )
@@ -22,6 +24,7 @@ from canon.proposals import ProposalWarning
 from canon.visibility import (
     HiddenCanon,
     Knowing,
+    as_told,
     entities_seen,
     entity_named_only,
     entity_seen,
@@ -132,3 +135,34 @@ def test_which_entities_a_lens_sees_at_once_agrees_with_the_rule_for_each() -> N
         (3, True),
         (5, False),
     }
+
+
+def test_what_players_are_told_reads_as_the_truth_to_one_who_cannot_see_it() -> None:
+    """Hesper's true status (GM-only) is imprisoned; players are told she is missing."""
+
+    def fact(statement_id: int, predicate: str, value: str, visibility: Visibility = PUBLIC) -> StatementView:
+        said = Statement(
+            id=statement_id,
+            kind=StatementKind.ATTRIBUTE,
+            subject_id=1,
+            predicate=predicate,
+            value=value,
+            provenance=PROVENANCE,
+            visibility=visibility,
+        )
+        return StatementView(statement=said, subject=EntityRef(id=1, type="NPC", name="Hesper Vane"))
+
+    truth, told, sex = (
+        fact(1, "status", "imprisoned", HIDDEN),
+        fact(2, "status_public", "missing"),
+        fact(3, "sex", "f"),
+    )
+    player = as_told([told, sex], Viewer.PLAYER)  # the truth is not among what a player's reader sees
+    assert [(v.statement.predicate, v.statement.value) for v in player] == [
+        ("status", "missing"),
+        ("sex", "f"),
+    ]
+    # The GM, and a player whose character learned the truth, read both as written.
+    for viewer in (Viewer.GM, Viewer.PLAYER):
+        both = as_told([truth, told, sex], viewer)
+        assert [v.statement.predicate for v in both] == ["status", "status_public", "sex"]

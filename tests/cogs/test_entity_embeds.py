@@ -78,7 +78,7 @@ def test_a_status_says_the_state_over_a_birth_and_a_hidden_one_only_to_the_gm() 
         f.name: f.value or ""
         for f in entity_embeds.entity_card_embed(card, viewer=Viewer.GM, as_of=AsOf()).fields
     }
-    assert gm["State"].startswith("Mara is missing"), gm
+    assert gm["State"].startswith("🔒 Mara is missing"), gm  # as hidden as the status it says
     said = statement(15, StatementKind.ATTRIBUTE, "status", value="imprisoned")
     public = card.model_copy(update={"facts": (said,)})
     shown = entity_embeds.entity_card_embed(public, viewer=Viewer.PLAYER, as_of=AsOf()).fields

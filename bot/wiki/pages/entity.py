@@ -21,7 +21,8 @@ from canon.graph.fact_pages import facts_page
 from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, type_words
-from canon.wording.statements import state_parts, status_over_life
+from canon.wording.relations import BY_SEX
+from canon.wording.statements import for_a_card, state_parts, status_fact_over_life, status_over_life
 from memory.knowledge.models import citation_label
 from memory.scenes import Scene, scenes_by_id
 
@@ -128,11 +129,13 @@ def statement_html(
     *,
     evidence: bool = True,
     status: str | None = None,
+    status_fact: StatementView | None = None,
 ) -> str:
     """Return one statement as the cards say it, in HTML: lock (GM), sentence, when, evidence (`status`: a
-    card's state said as a living person's status, `status_over_life`)."""
+    card's state said as a living person's status, `status_over_life`, from `status_fact`: as hidden as it)."""
     sentence, when = state_parts(view, words, status)
-    line = (f"{LOCK} " if reading.gm and view_hidden(view) else "") + _linked(sentence, view, reading, words)
+    hidden = view_hidden(view) or (status_fact is not None and view_hidden(status_fact))
+    line = (f"{LOCK} " if reading.gm and hidden else "") + _linked(sentence, view, reading, words)
     if when:
         line += f" ({esc(when)})"
     if view.statement.provenance.level == CanonLevel.RETCONNED:
@@ -178,7 +181,7 @@ async def entity_page(
     )
     listed = [*card.facts, *facts.shown]
     cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
-    parents = [v.subject.id for v in card.relations if v.statement.predicate == "PARENT_OF"]
+    parents = [v.subject.id for v in card.relations if v.statement.predicate in BY_SEX]
     scenes = await scenes_by_id(session, cited_scene_ids([*cited, *card.evidence]))
     words = await wording_for(session, reader, [*cited, *card.evidence], people=parents, cited_scenes=scenes)
     sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id, scenes)
@@ -273,8 +276,10 @@ def _body(card: EntityCard, listed: FactsPage, reading: Reading, words: Wording,
         else None
     )
     if state is not None:
-        status = status_over_life(state, facts)
-        body += ["<h2>State</h2>", f"<p>{statement_html(state, reading, words, cited, status=status)}</p>"]
+        status, fact = status_over_life(state, facts), status_fact_over_life(state, facts)
+        line = statement_html(state, reading, words, cited, status=status, status_fact=fact)
+        body += ["<h2>State</h2>", f"<p>{line}</p>"]
+    words = for_a_card(words, state)  # a dead man "lived in" his town
     relations = visible_views(card.relations, viewer, knowing, reading.as_of.as_of)
     if relations:
         lines = [statement_html(v, reading, words, cited, evidence=False) for v in relations[:200]]

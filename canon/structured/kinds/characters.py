@@ -20,9 +20,12 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
+from canon.structured.kinds.titles import held_titles
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
+    BIRTH_SPELLINGS,
     PLACES,
     SERVED,
     Date,
@@ -57,8 +60,13 @@ class Character(Entry):
     home: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
     born: Date | None = None
     died: Date | None = None
+    # The name one was born with (a maiden name), and where (BORN_IN): where they are from.
+    birth_name: Text | None = None
+    birthplace: Ref | None = None
     cause_of_death: Text | None = None
     held_at: Ref | None = None
     # The people the character belongs to, as a family tree's member says it (MEMBER_OF a Culture).
@@ -66,9 +74,13 @@ class Character(Entry):
     # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
     parents: list[Ref] = Field(default_factory=list)
     children: list[Ref] = Field(default_factory=list)
+    # Whose child the table believes them to be (REPUTED_PARENT_OF), beside the truth `parents` may keep for the GM.
+    reputed_parents: list[Ref] = Field(default_factory=list)
     # Husband or wife, as a family tree's `spouse_of` says it (SPOUSE_OF): one (`spouse`) or several (`spouses`).
     spouse: Ref | None = None
     spouses: list[Ref] = Field(default_factory=list)
+    # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
+    ties: list[Tie] = Field(default_factory=list)
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
@@ -76,7 +88,7 @@ class Character(Entry):
     players: list[Text] = Field(default_factory=list)
 
     # A family tree's member writes its spouses `spouse_of:`: a line copied from a tree reads the same here.
-    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses"}
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses", **BIRTH_SPELLINGS}
 
 
 class CharactersFile(LoreModel):
@@ -89,18 +101,22 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
     """Define the characters, with their lives, factions and homes."""
     for character in document.characters:
         loc = n.v.loc_of(character)
+        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
+        titles, spans = held_titles(n, character.id, loc, character.titles, character.died, hidden)
         attributes: dict[str, JsonValue] = {
             "aliases": list(character.aliases),
             "sex": character.sex,
-            "titles": list(character.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": character.status,
+            "status_public": character.public_status,
             "born": n.date_text(character.born),
             "died": n.date_text(character.died),
+            "birth_name": character.birth_name,
             "cause_of_death": character.cause_of_death,
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
-        hidden = hidden_fields(n, character, loc)
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"
@@ -113,6 +129,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
         if born is not None and died is not None and n.calendar.compare(died, born) == "before":
             n.v.report((*loc, "died"), f'"died" ({died}) is before "born" ({born})')
         n.link_fields("Person", character, loc, gm_only=hidden)
+        link_ties(n, character.id, character.ties, loc, hidden)
         _players(n, character, loc)
 
 
@@ -158,6 +175,10 @@ KIND = KindSpec(
         RelationField(
             entity_type="Person", field="home", relation="LIVES_IN", outgoing=True, target_types=PLACES
         ),
+        # Where one was born, on a character or a family tree's member alike.
+        RelationField(
+            entity_type="Person", field="birthplace", relation="BORN_IN", outgoing=True, target_types=PLACES
+        ),
         # A family tree's members are held somewhere too (the family tree links it as the characters do).
         RelationField(
             entity_type="Person", field="held_at", relation="HELD_AT", outgoing=True, target_types=PLACES
@@ -177,5 +198,7 @@ KIND = KindSpec(
             outgoing=True,
             target_types=("Person",),
         ),
+        # Ties that are neither a parent's nor a marriage, on a character or a family tree's member.
+        *TIE_FIELDS,
     ),
 )

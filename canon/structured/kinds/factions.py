@@ -4,7 +4,8 @@ Edges: the leader LEADS the faction, its seat is SEAT_OF it, each member MEMBER_
 deity or another faction), and the faction ALLY_OF each ally and ENEMY_OF each rival (both ways: one edge per
 pair, whichever side lists it). Its `founder` (a person or a god, by name or id) FOUNDED it, on its `founded`
 date when given (a date in the calendar's words, kept as the attribute `founded`); whom it worships (`worships`,
-kept as its `religion`) and what it speaks (`language`) are words as written: a god's or a tongue's name.
+kept as its `religion`) and what it speaks (`language`) are words as written: a god's or a tongue's name, and
+when the import or canon holds a Deity or a Language of that name, the faction WORSHIPS it or SPEAKS it too.
 `goals` is a list of text. `gm_notes` and the fields `gm_only` lists are the GM's alone; a GM-only `founded`
 leaves a public founder's tie undated.
 """
@@ -17,6 +18,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.normalise import tie
 from canon.structured.schemas import (
     HOUSES_TOO,
     PLACES,
@@ -34,7 +36,7 @@ from canon.structured.schemas import (
 if TYPE_CHECKING:
     from canon.calendar import WorldDate
     from canon.structured.normalise import Normaliser
-    from canon.structured.schemas import EntityType
+    from canon.structured.schemas import EntityType, RelationType
     from canon.structured.validate import Loc
 
 _LEADERS: tuple[TargetType, ...] = ("Person", "Deity")
@@ -96,6 +98,12 @@ def normalise(n: Normaliser, document: FactionsFile) -> None:
         n.define("Faction", faction.id, faction.name, attributes, visibility, loc, hidden)
         n.link_fields("Faction", faction, loc, skip=("founder",), gm_only=hidden)
         link_founder(n, "Faction", faction.id, loc, faction.founder, faction.founded, hidden)
+        said: tuple[tuple[RelationType, str, str | None], ...] = (
+            ("WORSHIPS", "worships", faction.worships),
+            ("SPEAKS", "language", faction.language),
+        )
+        for relation, field_name, name in said:
+            tie(n, relation, faction.id, field_name, name, (*loc, field_name), gm_only=field_name in hidden)
         for rival in faction.rivals:
             if rival in faction.allies:
                 index = faction.rivals.index(rival)

@@ -17,8 +17,11 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
-from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.ties import Tie, link_ties
+from canon.structured.kinds.titles import held_titles
 from canon.structured.schemas import (
+    BIRTH_SPELLINGS,
     HOUSES_TOO,
     PLACES,
     Date,
@@ -55,12 +58,17 @@ class Person(Entry):
     sex: Sex | None = None
     born: Date | None = None
     died: Date | None = None
+    # The name one was born with (a maiden name), and where (BORN_IN): where they are from.
+    birth_name: Text | None = None
+    birthplace: Ref | None = None
     cause_of_death: Text | None = None
     # Where the member is held, as a character's (HELD_AT).
     held_at: Ref | None = None
     parents: list[Ref] = Field(default_factory=list)
     # A family may be told downwards too: each child listed is as if it listed this member among its parents.
     children: list[Ref] = Field(default_factory=list)
+    # Whose child the table believes the member to be (REPUTED_PARENT_OF), as a character's.
+    reputed_parents: list[Ref] = Field(default_factory=list)
     spouse_of: list[Ref] = Field(default_factory=list)
     # One spouse, as a character writes it (`spouses:` is read as `spouse_of`): the same SPOUSE_OF edge.
     spouse: Ref | None = None
@@ -75,12 +83,16 @@ class Person(Entry):
     lineage: Ref | None = None
     titles: list[Text] = Field(default_factory=list)
     status: Status | None = None
+    # What players are told in place of a `status` the GM keeps (`status: imprisoned`, `public_status: missing`).
+    public_status: Status | None = None
+    # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
+    ties: list[Tie] = Field(default_factory=list)
     description: Text | None = None
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
 
-    yaml_aliases: ClassVar[dict[str, str]] = {"spouses": "spouse_of"}
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouses": "spouse_of", **BIRTH_SPELLINGS}
 
 
 class FamilyTreeFile(LoreModel):
@@ -88,6 +100,8 @@ class FamilyTreeFile(LoreModel):
 
     lineage: Id
     name: Name | None = None
+    # Other names the lineage is found by ("the royal family").
+    aliases: list[Text] = Field(default_factory=list)
     founding_ancestor: Ref | None = None
     description: Text | None = None
     visibility: VisibilityField | None = None
@@ -108,6 +122,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     lineage_visibility: Visibility = document.visibility or "public"
     founder = next((p for p in document.members if p.id == document.founding_ancestor), None)
     attributes: dict[str, JsonValue] = {
+        "aliases": list(document.aliases),
         "description": document.description,
         # A reader sees the founder's name, never the file's id (an id from another file stays as written).
         "founding_ancestor": founder.name if founder is not None else document.founding_ancestor,
@@ -124,18 +139,22 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     ancestry: dict[str, list[tuple[str, Loc]]] = {}
     for person in document.members:
         loc = n.v.loc_of(person)
+        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
+        titles, spans = held_titles(n, person.id, loc, person.titles, person.died, hidden)
         person_attributes: dict[str, JsonValue] = {
             "aliases": list(person.aliases),
             "sex": person.sex,
             "born": n.date_text(person.born),
             "died": n.date_text(person.died),
+            "birth_name": person.birth_name,
             "cause_of_death": person.cause_of_death,
-            "titles": list(person.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": person.status,
+            "status_public": person.public_status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
-        hidden = hidden_fields(n, person, loc)
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
@@ -152,6 +171,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             n.v.report((*loc, "died"), f'"died" ({person.died}) is before "born" ({person.born})')
         _link_kin(n, person, loc, people, hidden, ancestry)
         n.link_fields("Person", person, loc, skip=("parents", "children", "lineage"), gm_only=hidden)
+        link_ties(n, person.id, person.ties, loc, hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (
@@ -256,6 +276,14 @@ KIND = KindSpec(
             field="children",
             relation="PARENT_OF",
             outgoing=True,
+            target_types=("Person",),
+        ),
+        # Whose child the table believes one to be, beside the truth (a character writes it too).
+        RelationField(
+            entity_type="Person",
+            field="reputed_parents",
+            relation="REPUTED_PARENT_OF",
+            outgoing=False,
             target_types=("Person",),
         ),
         RelationField(

@@ -4,7 +4,8 @@ Edges: location PART_OF its place, a culture CULTURE_OF the location, each event
 (dated by the event on ingest, so that it is the same fact as a timeline's `location`), region PART_OF its
 parent region, and whatever a region `contains` PART_OF it. A place's `aliases` are names it is found by (as a
 character's), its `population` an attribute as written: a number (`2400`) or words (`a few hundred souls`).
-A place's `founder` (a person or a god, by name or id) FOUNDED it.
+A place's `founder` (a person or a god, by name or id) FOUNDED it. `gm_notes` and the fields `gm_only` lists
+are the GM's alone, as a faction's (`gm_only: [founder]` keeps who founded it for the GM).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.factions import FOUNDERS
+from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     PLACES,
     Entry,
@@ -54,6 +56,8 @@ class Location(Entry):
     description: Text | None = None
     events_held: list[Ref] = Field(default_factory=list)
     founder: Ref | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class Region(Entry):
@@ -67,6 +71,8 @@ class Region(Entry):
     contains: list[Ref] = Field(default_factory=list)
     description: Text | None = None
     founder: Ref | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class GazetteerFile(LoreModel):
@@ -87,9 +93,11 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
             "population": _population(n, place.population, (*loc, "population")),
             "coordinates": place.coordinates.model_dump() if place.coordinates else None,
             "description": place.description,
+            "gm_notes": place.gm_notes,
         }
-        n.define("Location", place.id, place.name, attributes, place.visibility or "public", loc)
-        n.link_fields("Location", place, loc)
+        hidden = hidden_fields(n, place, loc)
+        n.define("Location", place.id, place.name, attributes, place.visibility or "public", loc, hidden)
+        n.link_fields("Location", place, loc, gm_only=hidden)
         if place.part_of is not None and place.part_of != place.id:
             containment.setdefault(place.id, []).append((place.part_of, (*loc, "part_of")))
     for region in document.regions:
@@ -98,9 +106,11 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
             "aliases": list(region.aliases),
             "population": _population(n, region.population, (*loc, "population")),
             "description": region.description,
+            "gm_notes": region.gm_notes,
         }
-        n.define("Region", region.id, region.name, attributes, region.visibility or "public", loc)
-        n.link_fields("Region", region, loc)
+        hidden = hidden_fields(n, region, loc)
+        n.define("Region", region.id, region.name, attributes, region.visibility or "public", loc, hidden)
+        n.link_fields("Region", region, loc, gm_only=hidden)
         if region.parent_region is not None and region.parent_region != region.id:
             containment.setdefault(region.id, []).append((region.parent_region, (*loc, "parent_region")))
         for index, member in enumerate(region.contains):

@@ -56,3 +56,22 @@ def hidden_fields(
         if any(name in group and getattr(entry, name) in (None, []) for name in hidden):
             hidden.extend(sorted(name for name in group - set(hidden) if name in allowed))
     return tuple(hidden)
+
+
+def status_told(n: Normaliser, entry: LoreModel, loc: Loc, hidden: tuple[str, ...]) -> tuple[str, ...]:
+    """Return the hidden fields with what a person's status keeps from players: beside `public_status` (what the
+    table is told), the true `status` is the GM's; a true status kept for the GM with nothing told in its place
+    hides the birth's "alive" too (`born`), which would half-tell it. `public_status` without a `status` is
+    reported at its line: it is told in place of a truth."""
+    told, status = getattr(entry, "public_status", None), getattr(entry, "status", None)
+    if told is not None and status is None:
+        n.v.report(
+            (*loc, "public_status"),
+            '"public_status" says what players are told in place of the truth: give the truth beside it in "status"',
+        )
+        return hidden
+    if told is not None:
+        return hidden if "status" in hidden else (*hidden, "status")
+    if "status" in hidden and status not in (None, "alive") and "born" not in hidden:
+        return (*hidden, "born")
+    return hidden

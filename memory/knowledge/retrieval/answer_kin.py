@@ -5,8 +5,6 @@
   "dad") keeps those canon says are of it, and says so when canon does not say one's sex;
 - "Does Tove have a brother?", "How many kids does Bram have?": the same, or a count;
 - "Is Cole Tove's uncle?": yes with the tie, or what canon does say of the two, never a "No" it does not say;
-- "When did Bram and Ilsa get married?", "When did Bram marry?": the marriage's start or the wedding both took
-  part in, in the calendar's words, or that canon does not say when.
 
 A question that asks something else of the relative ("Where was Tove's grandmother born?") is not answered here.
 """
@@ -22,10 +20,11 @@ from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, MARRIAGE, TIES, kin_words
+from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
+from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
 from memory.knowledge.retrieval.kin_told import described_tie
 
-__all__ = ["ASKING", "family_answer", "kin_answer", "marriage_answer", "tie_said"]
+__all__ = ["ASKING", "family_answer", "kin_answer", "people_named", "tie_noun", "tie_said"]
 
 #: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
 _NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] = {
@@ -78,7 +77,7 @@ _YES_NO = re.compile(r"^\s*(?:is|are|was|were)\b", re.I)
 _HAS = re.compile(r"^\s*(?:does|do|did|has|have|had)\b", re.I)
 
 
-def _noun(tie: str, sex: str | None, many: bool) -> str:
+def tie_noun(tie: str, sex: str | None, many: bool) -> str:
     nouns = _NOUNS[tie]
     pair = nouns[1] if sex == "male" else nouns[2] if sex == "female" else nouns[0]
     return pair[1] if many else pair[0]
@@ -105,7 +104,7 @@ def _named(question: str, fact: CanonFact, *, by_name: bool = False) -> int:
     return min(at, default=-1)
 
 
-def _people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
+def people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
     """Return the people whose family was read that the question names, in the order it names them."""
     return sorted(
         (f for f in facts if f.kin is not None and _named(question, f) >= 0),
@@ -183,40 +182,49 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
             number = facts.index(told[1]) + 1
             return f"{told[0]} [{number}]", number
         return f"{said}. [{number}]", number
-    found, unsure, every = _sorted(owner.kin, tie, sex)
+    # A parent the table believes is said as believed; the GM reads the truth and that story beside it.
+    rumours = believed(owner.entity_name, owner.kin, tie, sex) if tie in ("parents", "children") else []
+    kin = plain_ties(owner.kin, tie) if rumours else owner.kin
+    listed = _listed(question, owner, kin, tie, sex) if kin.ties.get(tie) or not rumours else None
+    text = "; ".join([*([listed] if listed else []), *rumours])
+    return (f"{text}. [{number}]", number) if text else None
+
+
+def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None) -> str | None:
+    """Return the people of the tie asked in a sentence, a count, or what canon names instead; None when it names
+    none and the question does not ask whether there is one."""
+    found, unsure, every = _sorted(kin, tie, sex)
     name = owner.entity_name
     if not found and not unsure:
         # Of half-siblings none canon makes so, the siblings it names: it never says one is half.
         wider = "siblings" if tie == "half-siblings" else tie
-        shown = list(owner.kin.ties.get(wider, ()))
+        shown = list(kin.ties.get(wider, ()))
         if not shown and not _HAS.match(question):
             return None  # the passages may say what canon does not
-        text = f"Nothing the table knows names {'a ' if sex else ''}{_noun(tie, sex, not sex)} of {name}"
+        text = f"Nothing the table knows names {'a ' if sex else ''}{tie_noun(tie, sex, not sex)} of {name}"
         if shown:
-            text += (
-                f"; {possessive(name)} {_noun(wider, None, len(shown) > 1)} {_be(shown)} {names_list(shown)}"
-            )
-        return f"{text}. [{number}]", number
+            text += f"; {possessive(name)} {tie_noun(wider, None, len(shown) > 1)} {_be(shown)} {names_list(shown)}"
+        return text
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
         said = relation_sentence("SPOUSE_OF", name, names_list(every))
         if owner.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
             said = said.replace(" is married to ", " was married to ", 1)
-        return f"{said}. [{number}]", number
+        return said
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
         noun = _NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
         counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
-        return f"{name} has {counted}: {names_list(found)}. [{number}]", number
+        return f"{name} has {counted}: {names_list(found)}"
     if found:  # a parent of the sex asked found, the other parent is not it
         yes = "Yes: " if _HAS.match(question) else ""
         parts = [
-            f"{yes}{possessive(name)} {_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}"
+            f"{yes}{possessive(name)} {tie_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}"
         ]
         if unsure and tie != "parents":
             parts.append(_unsaid(unsure, tie, sex))
     else:
-        lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+        lead = f"{possessive(name)} {tie_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
         parts = [lead, _unsaid(unsure, tie, sex)]
-    return f"{'; '.join(parts)}. [{number}]", number
+    return "; ".join(parts)
 
 
 def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
@@ -229,10 +237,13 @@ def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
     if tie == "spouses" and every:
         return relation_sentence("SPOUSE_OF", name, names_list(every)), every
     if found:
-        return f"{possessive(name)} {_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}", found
+        return (
+            f"{possessive(name)} {tie_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}",
+            found,
+        )
     if not unsure:
         return None
-    lead = f"{possessive(name)} {_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
+    lead = f"{possessive(name)} {tie_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
     return f"{lead}; {_unsaid(unsure, tie, sex)}", unsure  # one canon says is of the other sex is not asked
 
 
@@ -257,10 +268,10 @@ def _be(names: Sequence[str]) -> str:
 def _unsaid(unsure: Sequence[str], tie: str, sex: str | None) -> str:
     """Return that canon does not say the sex of those it names without one, as the tie asks it."""
     if len(unsure) == 1:
-        return f"canon does not say whether {unsure[0]} is {_article(_noun(tie, sex, False))}"
+        return f"canon does not say whether {unsure[0]} is {_article(tie_noun(tie, sex, False))}"
     if tie == "parents":
-        return f"canon does not say which is the {_noun(tie, sex, False)}"
-    return f"canon does not say which are {_noun(tie, sex, True)}"
+        return f"canon does not say which is the {tie_noun(tie, sex, False)}"
+    return f"canon does not say which are {tie_noun(tie, sex, True)}"
 
 
 def _article(noun: str) -> str:
@@ -272,115 +283,28 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
     kin = owner.kin
     assert kin is not None
     name, them = owner.entity_name, other.entity_name
+    story = believed_tie(name, them, kin, tie, sex)
+    if story is not None:
+        return story
     if them in kin.ties.get(tie, ()):
         said = kin.sexes.get(them)
         if tie == "spouses":
             return f"Yes: {relation_sentence('SPOUSE_OF', them, name)}"
         if sex is None or said == sex:
-            return f"Yes: {them} is {possessive(name)} {_noun(tie, said if sex else None, False)}"
+            return f"Yes: {them} is {possessive(name)} {tie_noun(tie, said if sex else None, False)}"
         if said is None:
             return f"{them} is {possessive(name)} {_either(tie)}; canon does not say which"
-    text = f"Nothing the table knows says {them} is {possessive(name)} {_noun(tie, sex, False)}"
+    text = f"Nothing the table knows says {them} is {possessive(name)} {tie_noun(tie, sex, False)}"
     held = [t for t, names in kin.ties.items() if them in names]
     if held:
         said = kin.sexes.get(them)
-        text += f"; canon says {them} is {possessive(name)} {_noun(held[0], said, False)}"
+        story = believed_tie(name, them, kin, held[0], None)
+        text += (
+            f"; {story[0].lower()}{story[1:]}"
+            if story
+            else f"; canon says {them} is {possessive(name)} {tie_noun(held[0], said, False)}"
+        )
     return text
-
-
-def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or whom someone married ("who
-    did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
-    if _WHOM.match(question):
-        return _whom(question, facts)
-    if _IS_MARRIED.match(question) or _MARRIED_TO.match(question):
-        return _spouse_answer(question, facts, yes_no=_IS_MARRIED.match(question) is not None)
-    when = re.match(r"^\s*(?:when|what\s+(?:year|day|date))\b", question, re.I) or _AND_WHEN.search(question)
-    if not when or not MARRIAGE.search(question):
-        return None
-    people = _people_named(question, facts)
-    if not people:
-        return None
-    me = people[0]
-    kin = me.kin
-    assert kin is not None
-    number = facts.index(me) + 1
-    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
-    if len(people) > 1:
-        other = people[1].entity_name
-        if other not in spouses:
-            text = f"Nothing the table knows says {me.entity_name} and {other} married"
-            if spouses:
-                text += f"; {me.entity_name} is married to {names_list(spouses)}"
-            return f"{text}. [{number}]", number
-        spouses = [other]
-    if not spouses:
-        return None
-    said = [_married(me.entity_name, spouse, kin) for spouse in spouses]
-    return " ".join(f"{s}." for s in said) + f" [{number}]", number
-
-
-#: "who did Aveline marry and when": whom and when, as "when did Aveline marry" says both.
-_AND_WHEN = re.compile(r"\b(?:marry|wed|married|wedded)\b.*\band\s+when\b", re.I)
-#: "Is X married?", "was X married to Y?", "is X wed": yes or no, by the spouses canon names.
-_IS_MARRIED = re.compile(
-    r"^\s*(?:is|was|are|were)\s+.+?\s+(?:married|wed|wedded)(?:\s+(?:to|with)\s+.+?)?\s*\??\s*$", re.I
-)
-
-
-def _spouse_answer(question: str, facts: Sequence[CanonFact], *, yes_no: bool) -> tuple[str, int] | None:
-    """Return whom the one asked is married to ("was" for the dead), "Yes: …" first for a yes/no question, or
-    that nothing the table knows says they are married (to the other one named): never a "no" canon does not
-    say. None when the question names nobody whose family was read."""
-    people = _people_named(question, facts)
-    if not people or people[0].kin is None:
-        return None
-    me, kin = people[0], people[0].kin
-    number = facts.index(me) + 1
-    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
-    said = f"{me.entity_name} {'was' if me.state == 'dead' else 'is'} married"
-    if yes_no and len(people) > 1 and people[1].entity_name not in spouses:
-        text = f"Nothing the table knows says {said} to {people[1].entity_name}"
-        if spouses:
-            text += f"; canon says {said} to {names_list(spouses)}"
-        return f"{text}. [{number}]", number
-    if not spouses:
-        return f"Nothing the table knows says {said}. [{number}]", number
-    return f"{'Yes: ' if yes_no else ''}{said} to {names_list(spouses)}. [{number}]", number
-
-
-#: "Who is X married to?", "who was X wed to?": the spouse, "was" for the dead.
-_MARRIED_TO = re.compile(r"^\s*who(?:m)?\s+(?:is|was)\s+.+?\s+(?:married|wed|wedded)\s+to\s*\??\s*$", re.I)
-
-
-#: "Who did X marry?", "who did X wed?", "who has X married?": whom, not when.
-_WHOM = re.compile(
-    r"^\s*who(?:m)?\s+(?:did|does|has|had|will|would)\s+.+?\s+(?:marry|wed|married|wedded)\s*\??\s*$", re.I
-)
-
-
-def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return whom the one asked married: the spouses canon names, else the one other of a wedding."""
-    people = _people_named(question, facts)
-    kin = people[0].kin if people else None
-    if kin is None:
-        return None
-    me = people[0]
-    spouses = list(dict.fromkeys([*kin.ties.get("spouses", ()), *kin.weddings]))
-    if not spouses:
-        return None
-    number = facts.index(me) + 1
-    return f"{relation_sentence('SPOUSE_OF', me.entity_name, names_list(spouses))}. [{number}]", number
-
-
-def _married(name: str, spouse: str, kin: Kin) -> str:
-    when, wedding = kin.married.get(spouse), kin.weddings.get(spouse)
-    at = f", at {wedding}" if wedding else ""
-    if when:
-        return f"{name} married {spouse} {when}{at}"
-    if wedding:
-        return f"{name} married {spouse} at {wedding}; nothing the table knows says when"
-    return f"{name} is married to {spouse}; nothing the table knows says when they married"
 
 
 def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
@@ -393,7 +317,7 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     word = found.group(0).casefold()
     if not _only_kin(question, facts, word):
         return None
-    people = _people_named(question, facts)
+    people = people_named(question, facts)
     if not people:
         return None
     if len(people) > 1:
@@ -403,6 +327,11 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         assert kin is not None
         number = facts.index(owner) + 1
         held = [t for t in TIES if other.entity_name in kin.ties.get(t, ())]
+        story = [
+            believed_tie(owner.entity_name, other.entity_name, kin, t, None) for t in ("parents", "children")
+        ]
+        if any(story) and (not held or held[0] in ("parents", "children")):
+            return f"{next(s for s in story if s)}. [{number}]", number
         if not held:
             text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
             return f"{text}. [{number}]", number
@@ -410,17 +339,22 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         if tie == "spouses":
             said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
         else:
-            said = f"{other.entity_name} is {possessive(owner.entity_name)} {_noun(tie, kin.sexes.get(other.entity_name), False)}"
+            said = f"{other.entity_name} is {possessive(owner.entity_name)} {tie_noun(tie, kin.sexes.get(other.entity_name), False)}"
         yes = "Yes: " if _YES_NO.match(question) else ""
         return f"{yes}{said}. [{number}]", number
     owner = people[0]
     kin = owner.kin
     assert kin is not None
     number = facts.index(owner) + 1
+    plain = plain_ties(plain_ties(kin, "parents"), "children")
     told = [
-        f"{_noun(tie, None, len(kin.ties[tie]) > 1)} {names_list(list(kin.ties[tie]))}"
+        f"{tie_noun(tie, None, len(plain.ties[tie]) > 1)} {names_list(list(plain.ties[tie]))}"
         for tie in TIES
-        if kin.ties.get(tie)
+        if plain.ties.get(tie)
+    ]
+    told += [
+        *believed(owner.entity_name, kin, "parents", None),
+        *believed(owner.entity_name, kin, "children", None),
     ]
     if not told:
         return f"Nothing the table knows names kin of {owner.entity_name}. [{number}]", number

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from memory import fulltext
 from memory.knowledge.glossary import RELATED
@@ -48,7 +48,7 @@ def fold_words(text: str) -> list[str]:
     return list(_folded(text))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=2048)
 def _folded(text: str) -> tuple[str, ...]:
     """Return a text's folded words (kept: the same passages and questions are read by many answer forms)."""
     return tuple(_WORD.findall(unicodedata.normalize("NFKC", text).casefold()))
@@ -224,7 +224,7 @@ def same_start(word: str) -> str | None:
     return word[:2]
 
 
-def has_word(words: set[str], word: str) -> bool:
+def has_word(words: Collection[str], word: str) -> bool:
     if word in words:
         return True
     start = same_start(word)

@@ -4,7 +4,8 @@ A table types fast: the words that say what is asked ("married", "where", "paren
 as the names do, and an answer rule that looks for "married" finds nothing in "marrid". A question's word that is
 one slip from exactly one word of `ASKING` (a letter dropped, two neighbours swapped, and in a longer word a letter
 added or changed) is read as that word, unless it is a word in its own right here:
-- a word of `ASKING` or a stopword ("own" is not "won"), or typed with a capital (a name: "Alve");
+- a word of `ASKING` or a stopword ("own" is not "won"), or typed with a capital (a name: "Alve"), or the second
+  word of an asking word of two ("old man": "how man" is still "how many");
 - a word of a name the asker may see in canon ("mary" when the campaign has a Mary), or of a source the asker may
   read (the retriever's check, `Retriever.respelled`).
 "hwo", a slip of both "who" and "how", is read by the word after it; "were did he die" is "where did he die".
@@ -29,7 +30,7 @@ _ASKING_TEXT = """
     born birth birthday married marry marries marriage wed wedded wife wives husband husbands spouse widow widower
     father mother parent parents son sons daughter daughters child children brother brothers sister sisters
     sibling siblings uncle aunt cousin cousins grandfather grandmother grandson granddaughter nephew niece heir
-    family related dad mom mum
+    family related dad mom mum missus hubby kid kids grandkids grandchildren maiden origin originally
     lead leads led leader leaders leading rule rules ruled ruler rulers ruling reign reigns reigned king queen
     lord lady command commands commanded commander found founded founder member members belong belongs
     located location happened happen happens battle battles treaty terms winner fought fight war siege
@@ -40,6 +41,8 @@ _ASKING_TEXT = """
 ASKING = frozenset(_ASKING_TEXT.split())
 
 _WORD = re.compile(r"[^\W\d_]+")
+#: Asking words of two, whose second word alone may be a slip of another ("man" of "many"): "old man", a father.
+_TWO_WORDS = frozenset({("old", "man")})
 #: Each slip's shortest typed word read as a typo (a changed letter in a short word most often makes another word).
 _DROPPED, _SWAPPED, _ADDED, _CHANGED = 3, 3, 5, 6
 
@@ -82,6 +85,7 @@ def misspelt(question: str) -> dict[str, str]:
             or typed in ASKING
             or typed in STOPWORDS
             or len(typed) < 3
+            or (at > 0 and (words[at - 1].lower(), typed) in _TWO_WORDS)
         ):
             continue
         close = set(_slips(typed))

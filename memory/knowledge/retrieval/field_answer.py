@@ -25,8 +25,8 @@ from memory.knowledge.question import GENERIC, Question, ending_verb
 from memory.knowledge.retrieval.answer_sentence import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
+    has_word,
     related_said,
-    same_word,
     sections_of,
     sentences,
 )
@@ -100,12 +100,9 @@ def _short_name(name: str) -> str:
 
 def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
     """Return whether a question word is among a text's words: the same word, an ending apart, or a typo."""
-    for other in words:
-        if same_word(word, other):
-            return True
-        if len(word) >= 5 and len(other) >= 5 and fuzz.ratio(word, other) >= 80:
-            return True
-    return False
+    if has_word(words, word):  # the same word, an ending apart
+        return True
+    return len(word) >= 5 and any(len(other) >= 5 and fuzz.ratio(word, other) >= 80 for other in words)
 
 
 def _fit(subject: Sequence[str], name: str) -> float:

@@ -1,6 +1,7 @@
 """A person's family two steps out, read from the canon graph as the asker may see it.
 
-Canon holds the near ties (PARENT_OF, SPOUSE_OF, SIBLING_OF); the rest are walked from them: siblings are those a
+Canon holds the near ties (PARENT_OF, SPOUSE_OF, SIBLING_OF), and the farther ones a file says outright
+(`kin_declared`: an aunt, a cousin, a grandchild); the rest are walked from them: siblings are those a
 tie says, and those who share a parent; grandparents the parents' parents; uncles and aunts the parents' siblings;
 cousins their children; nephews and nieces the siblings' children; grandchildren the children's children. Every
 card is read through the asker's reader, so a tie the asker may not see (a GM-only parent, a GM-only child) walks
@@ -18,9 +19,11 @@ from canon.calendar import UNKNOWN
 from canon.errors import GameError
 from canon.graph import CanonReader
 from canon.models import EntityCard
+from canon.visibility import view_hidden
 from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
+from memory.knowledge.retrieval.kin_declared import declared_kin
 
 __all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of", "kin_words"]
 
@@ -47,17 +50,19 @@ def _words(tie: str, sex: str | None, *words: str) -> dict[str, tuple[str, str |
 #: A kin word as the table types it -> the tie it asks and the sex it names (None: either).
 KIN_WORDS: dict[str, tuple[str, str | None]] = {
     **_words("parents", None, "parent", "parents"),
-    **_words("parents", "male", "father", "fathers", "dad", "da", "daddy", "pa", "papa", "pop", "sire"),
+    **_words(
+        "parents", "male", "father", "fathers", "dad", "da", "daddy", "pa", "papa", "pop", "sire", "oldman"
+    ),
     **_words("parents", "female", "mother", "mothers", "mum", "mom", "mam", "ma", "mommy", "mummy", "mama"),
-    **_words("children", None, "child", "children", "kid", "kids", "offspring", "bairns"),
+    **_words("children", None, "child", "children", "kid", "kids", "offspring", "bairn", "bairns"),
     **_words("children", "male", "son", "sons"),
     **_words("children", "female", "daughter", "daughters"),
     **_words("siblings", None, "sibling", "siblings"),
     **_words("siblings", "male", "brother", "brothers"),
     **_words("siblings", "female", "sister", "sisters"),
     **_words("spouses", None, "spouse", "spouses", "consort", "partner"),
-    **_words("spouses", "male", "husband", "husbands"),
-    **_words("spouses", "female", "wife", "wives"),
+    **_words("spouses", "male", "husband", "husbands", "hubby"),
+    **_words("spouses", "female", "wife", "wives", "missus", "missis", "wifey"),
     **_words("grandparents", None, "grandparent", "grandparents"),
     **_words(
         "grandparents", "male", "grandfather", "grandfathers", "grandpa", "granddad", "grandad", "gramps"
@@ -71,7 +76,7 @@ KIN_WORDS: dict[str, tuple[str, str | None]] = {
     **_words("nephews and nieces", "male", "nephew", "nephews"),
     **_words("nephews and nieces", "female", "niece", "nieces"),
     **_words("cousins", None, "cousin", "cousins"),
-    # "half-brother" as one word (`kin_words`).
+    # "half-brother" and "old man" as one word (`kin_words`).
     **_words("half-siblings", None, "halfsibling", "halfsiblings"),
     **_words("half-siblings", "male", "halfbrother", "halfbrothers"),
     **_words("half-siblings", "female", "halfsister", "halfsisters"),
@@ -83,14 +88,17 @@ MARRIAGE = re.compile(
 #: A question of a whole family, or of how two people are kin: "Tove's family", "how is Wren related to Tove".
 FAMILY = re.compile(r"\b(?:family|relatives|kin|kinfolk|kindred|related)\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
+#: The first words of a kin word of two: "half-brother", "old man".
+_JOINED = frozenset({"half", "old"})
 
 
 def kin_words(question: str) -> list[str]:
-    """Return a question's words with a half-sibling's two words as one ("half-brother": "halfbrother")."""
+    """Return a question's words with a kin word of two as one ("half-brother": "halfbrother", "old man":
+    "oldman")."""
     joined: list[str] = []
     for word in _WORD.findall(question.casefold().replace("’", "'")):
-        if joined and joined[-1] == "half" and f"half{word}" in KIN_WORDS:
-            joined[-1] = f"half{word}"
+        if joined and joined[-1] in _JOINED and f"{joined[-1]}{word}" in KIN_WORDS:
+            joined[-1] = f"{joined[-1]}{word}"
         else:
             joined.append(word)
     return joined
@@ -100,7 +108,7 @@ def asks_kin(question: str) -> bool:
     """Return whether a question names a tie of kin or a marriage."""
     folded = question.casefold()
     return (
-        any(w in KIN_WORDS for w in _WORD.findall(folded))
+        any(w in KIN_WORDS for w in kin_words(folded))
         or MARRIAGE.search(folded) is not None
         or FAMILY.search(folded) is not None
     )
@@ -113,6 +121,12 @@ class _Cards:
         self.reader = reader
         self.cards: dict[int, EntityCard | None] = {}
         self.names: dict[int, str] = {}
+        #: (parent, child) ties the table believes and canon does not say true, as the asker walks them.
+        self.reputed: set[tuple[int, int]] = set()
+        #: A child's reputed parents the asker reads beside the truth (the GM), not walked.
+        self.story: dict[int, list[int]] = {}
+        #: A parent's reputed children the asker reads beside the truth (the GM), not walked.
+        self.story_children: dict[int, list[int]] = {}
 
     async def card(self, entity_id: int) -> EntityCard | None:
         if entity_id not in self.cards:
@@ -141,10 +155,35 @@ class _Cards:
         return list(dict.fromkeys(found))
 
     async def parents(self, entity_id: int) -> list[int]:
-        return await self.ties(entity_id, "PARENT_OF", "subject")
+        """Return the parents the asker may see, and those the table believes are (REPUTED_PARENT_OF) unless the
+        asker sees a parent kept for the GM: the GM walks the truth, the story is told beside it."""
+        found = await self.ties(entity_id, "PARENT_OF", "subject")
+        reputed = [p for p in await self.ties(entity_id, "REPUTED_PARENT_OF", "subject") if p not in found]
+        if reputed and await self.secret_parent(entity_id):
+            self.story.setdefault(entity_id, reputed)
+            return found
+        self.reputed |= {(p, entity_id) for p in reputed}
+        return [*found, *reputed]
 
     async def children(self, entity_id: int) -> list[int]:
-        return await self.ties(entity_id, "PARENT_OF", "object")
+        found = await self.ties(entity_id, "PARENT_OF", "object")
+        for child in await self.ties(entity_id, "REPUTED_PARENT_OF", "object"):
+            if child not in found and entity_id in await self.parents(child):
+                found.append(child)
+            elif child not in found:
+                self.story_children.setdefault(entity_id, []).append(child)
+        return found
+
+    async def secret_parent(self, entity_id: int) -> bool:
+        """Return whether the asker sees a parent of the entity kept for the GM (a player never does)."""
+        card = await self.card(entity_id)
+        return any(
+            view.statement.predicate.upper() == "PARENT_OF"
+            and view.object is not None
+            and view.object.id == entity_id
+            and view_hidden(view)
+            for view in (card.relations if card is not None else ())
+        )
 
     async def siblings(self, entity_id: int) -> list[int]:
         """Return those a tie calls siblings, and those who share a parent the asker may see."""
@@ -182,7 +221,10 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         ],
         "half-siblings": await _half(cards, parents, siblings),
     }
-    for other in {i for ids in ties.values() for i in ids}:
+    for tie, declared in (await declared_kin(cards, entity_id)).items():  # kin a file says outright
+        ties[tie] = [i for i in dict.fromkeys([*ties[tie], *declared]) if i != entity_id]
+    told = [*cards.story.get(entity_id, ()), *cards.story_children.get(entity_id, ())]
+    for other in {i for ids in ties.values() for i in ids} | set(told):
         await cards.card(other)  # the sex of each one named is on their own card
     sexes: dict[str, str] = {}
     for other, card in cards.cards.items():
@@ -194,7 +236,20 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         if said and said[-1] is not None:
             sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
     married, weddings = await _marriages(cards, entity_id, spouses, words)
+    reputed = {
+        "parents": tuple(cards.names[p] for p in parents if (p, entity_id) in cards.reputed),
+        "children": tuple(cards.names[c] for c in children if (entity_id, c) in cards.reputed),
+    }
     return Kin(
+        reputed={tie: names for tie, names in reputed.items() if names},
+        story={
+            tie: tuple(dict.fromkeys(cards.names[i] for i in ids))
+            for tie, ids in (
+                ("parents", cards.story.get(entity_id, [])),
+                ("children", cards.story_children.get(entity_id, [])),
+            )
+            if ids
+        },
         ties={tie: tuple(cards.names[i] for i in ids) for tie, ids in ties.items() if ids},
         ids={tie: tuple(ids) for tie, ids in ties.items() if ids},
         sexes=sexes,

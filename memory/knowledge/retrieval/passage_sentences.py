@@ -24,6 +24,11 @@ SENTENCE_CHARS = 320
 #: Shorter pieces are not sentences ("Cost 5 gp" is one: a list item of a stat block).
 MIN_SENTENCE_CHARS = 8
 
+#: How many passages' blocks, sections and labelled sentences are kept, and how many texts' sentences (a
+#: passage's blocks are read for their sentences too): a question reads some five passages, many times over.
+_KEPT_PASSAGES = 1024
+_KEPT_SENTENCES = 2048
+
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[\"“(]?[A-Z0-9])")
 _HEADING = re.compile(r"^\s*#{1,6}\s")
 _MARKUP = re.compile(r"[*_`>|]+")
@@ -36,7 +41,7 @@ def _unlabelled(line: str) -> str:
     return text if text == line or not text else text[0].upper() + text[1:]
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_KEPT_PASSAGES)
 def _blocks(text: str) -> tuple[str, ...]:
     """Return a passage's paragraphs, list items and table rows, each on one line (headings left out)."""
     blocks: list[str] = []
@@ -79,7 +84,7 @@ def sentences(text: str) -> list[str]:
     return list(_sentences(text))
 
 
-@functools.lru_cache(maxsize=8192)
+@functools.lru_cache(maxsize=_KEPT_SENTENCES)
 def _sentences(text: str) -> tuple[str, ...]:
     found: list[str] = []
     for block in _blocks(text):
@@ -99,7 +104,7 @@ def _sentences(text: str) -> tuple[str, ...]:
 EXAMPLE_OPENS = re.compile(r"^(?:for (?:example|instance)|e\.g\.)\b", re.IGNORECASE)
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=_KEPT_PASSAGES)
 def examples(text: str) -> frozenset[str]:
     """Return the sentences of a passage's paragraphs that open with an example, as `sentences` gives them: the
     sentences after the first illustrate the rule above too ("For example, a creature with a Constitution of 14
@@ -118,7 +123,7 @@ def labelled_sentences(text: str) -> list[tuple[str | None, str]]:
     return list(_labelled(text))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_KEPT_PASSAGES)
 def _labelled(text: str) -> tuple[tuple[str | None, str], ...]:
     found: list[tuple[str | None, str]] = []
     for block in _blocks(text):
@@ -128,7 +133,7 @@ def _labelled(text: str) -> tuple[tuple[str | None, str], ...]:
     return tuple(found)
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=_KEPT_SENTENCES)
 def kind_line(body: str) -> str | None:
     """Return the kind line of a section's text (its first line, in italics), as `sentences` gives it."""
     first = next((line for line in body.splitlines() if line.strip()), "")
@@ -146,7 +151,7 @@ def sections_of(text: str) -> list[tuple[str | None, str]]:
     return list(_sections(text))
 
 
-@functools.lru_cache(maxsize=2048)
+@functools.lru_cache(maxsize=_KEPT_PASSAGES)
 def _sections(text: str) -> tuple[tuple[str | None, str], ...]:
     found: list[tuple[str | None, str]] = []
     heading: str | None = None

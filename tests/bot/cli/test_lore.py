@@ -100,9 +100,10 @@ def test_ingest_a_folder_then_ask_as_player_and_gm(cli: CliRunner, tmp_path: Pat
         len(gm["results"]) == 1 and gm["results"][0]["source"] == "secrets.md" and gm["results"][0]["hidden"]
     )
 
-    listed = run(cli, "sources")
+    listed = run(cli, "sources", "--as", "gm")
     assert [(s["filename"], s["hidden"]) for s in listed] == [("world.md", False), ("secrets.md", True)]
     assert [s["filename"] for s in run(cli, "sources", "--as", "player")] == ["world.md"]
+    assert [s["filename"] for s in run(cli, "sources")] == ["world.md"]  # a player's, as `lore` reads
     again = run(cli, "ingest", str(folder))
     outcomes = sorted((r["filename"], r["outcome"]) for r in again["imported"])
     assert outcomes == [("gm/secrets.md", "duplicate"), ("world.md", "duplicate")]
@@ -120,7 +121,9 @@ def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path
     (again,) = run(cli, "ingest", str(world), "--class", "canon", "--hidden")["imported"]
     assert again["outcome"] == "duplicate" and again["source"]["knowledge_class"] == "canon"
     assert again["changed"] == ["now Canon (was Reference)", "now hidden from players"]
-    assert [(s["knowledge_class"], s["hidden"]) for s in run(cli, "sources")] == [("canon", True)]
+    assert [(s["knowledge_class"], s["hidden"]) for s in run(cli, "sources", "--as", "gm")] == [
+        ("canon", True)
+    ]
     (same,) = run(cli, "ingest", str(world), "--class", "canon")["imported"]
     assert same["changed"] == [] and same["source"]["hidden"]
     shown = cli.invoke(app, ["ingest", str(world), "--visible", "--campaign", CAMPAIGN])
@@ -303,10 +306,11 @@ def test_the_sources_list_says_a_source_holds_gm_only_sections_to_the_gm(
     book = tmp_path / "isles.md"
     book.write_text(WORLD + "\n## The Smugglers' Pact (GM only)\n\nEliza Crane takes the smugglers' coin.\n")
     run(cli, "ingest", str(book))
-    (listed,) = run(cli, "sources")
+    (listed,) = run(cli, "sources", "--as", "gm")
     assert listed["hidden"] is False and listed["hidden_chunks"] == 1
-    gm = cli.invoke(app, ["sources", "--campaign", CAMPAIGN])
+    gm = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "gm"])
     assert gm.exit_code == 0, gm.output
     assert f"GM-only sections: 1 of its {listed['chunk_count']} chunks" in gm.stdout
     player = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "player"])
     assert "isles.md" in player.stdout and "GM-only" not in player.stdout
+    assert cli.invoke(app, ["sources", "--campaign", CAMPAIGN]).stdout == player.stdout  # the default

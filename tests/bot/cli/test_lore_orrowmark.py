@@ -97,7 +97,7 @@ READS = {
     "what god do the stonekin pray to": MORRUK,
     "who do the stonekin worship": MORRUK,
     "which deity do the stonekin revere": MORRUK,
-    "who do the ember wardens worship": "The Ember Wardens worships Morruk the Anvil.",
+    "who do the ember wardens worship": "The Ember Wardens worship Morruk the Anvil.",
     "what religion is the lantern circle": "The Lantern Circle's religion is the Quiet Lamp.",
     "whats the faith of the lantern circle": "The Lantern Circle's religion is the Quiet Lamp.",
     "where are the ember wardens based": SEAT,

@@ -36,8 +36,9 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 READS = {
     "who founded the saltwrights": "Ysolde Marr founded the Saltwrights.",
     "when was the saltwrights founded": "The Saltwrights were founded on 4 Brine, year 71 of the Reckoning of Sails.",
-    "what do the saltwrights worship": "The Saltwrights' religion is Ombra of the Deep.",
-    "what language do the saltwrights speak": "The Saltwrights' language is Reefspeak.",
+    # Ombra of the Deep and Reefspeak are a god and a tongue of the world: the guild is tied to them.
+    "what do the saltwrights worship": "The Saltwrights worship Ombra of the Deep.",
+    "what language do the saltwrights speak": "The Saltwrights speak Reefspeak.",
     "who founded gullhaven": "Ysolde Marr founded Gullhaven.",
 }
 
@@ -88,13 +89,17 @@ def test_an_unknown_founder_or_a_bad_date_is_refused_at_its_line(cli: CliRunner,
 def test_a_changed_faction_rewrites_only_what_changed(cli: CliRunner, tmp_path: Path) -> None:
     guilds = (WORLD / "guilds.yaml").read_text(encoding="utf-8")
     said = ingest(cli, tmp_path / WORLD.name / "guilds.yaml", guilds.replace("Reefspeak", "Old Reefspeak"))
-    assert "1 fact changed: The Saltwrights' language." in said, said
+    # No tongue of the world is called Old Reefspeak: the guild's tie to Reefspeak goes with the old words.
+    assert (
+        "1 fact changed: The Saltwrights' language; 1 fact no longer said (retconned): that The Saltwrights "
+        "speak Reefspeak." in said
+    ), said
     # Imported again with --replace: that one fact written anew, the rest left as it was.
     path = str(tmp_path / WORLD.name / "guilds.yaml")
     replaced = cli.invoke(app, ["ingest", path, "-c", CAMPAIGN, "--replace"]).output
     assert (
-        "In all: 3 entities (3 unchanged) and 15 facts (1 replaced, 14 unchanged, 1 retconned)." in replaced
-    )
+        "In all: 3 entities (3 unchanged) and 16 facts (1 replaced, 15 unchanged, 2 retconned)." in replaced
+    ), replaced
     assert ask(cli, tmp_path, ["what language do the saltwrights speak"]) == {
         "what language do the saltwrights speak": "The Saltwrights' language is Old Reefspeak."
     }

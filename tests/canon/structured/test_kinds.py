@@ -53,7 +53,8 @@ def test_each_relation_field_is_a_field_of_an_entry_of_its_type() -> None:
     for key, field in RELATION_FIELDS.items():
         assert key == (field.entity_type, field.field)
         if key not in implied:
-            assert field.field in fields_of[field.entity_type], key
+            # A tie's edge is registered by its word's direction under its field: "ties:mentor" is `ties`.
+            assert field.field.split(":")[0] in fields_of[field.entity_type], key
 
 
 def test_the_registry_module_names_every_kind_module() -> None:

@@ -246,8 +246,10 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             7,
             5,
             'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, sex, born, '
-            "died, cause_of_death, held_at, parents, children, spouse_of, spouse, culture, home, faction, factions, "
-            "lineage, titles, status, description, gm_notes, gm_only, visibility, spouses (= spouse_of)",
+            "died, birth_name, birthplace, cause_of_death, held_at, parents, children, reputed_parents, spouse_of, "
+            "spouse, culture, home, faction, factions, lineage, titles, status, public_status, ties, description, "
+            "gm_notes, gm_only, visibility, spouses (= spouse_of), born_as (= birth_name), maiden_name (= "
+            "birth_name), origin (= birthplace)",
         ),
         (8, 9, 'duplicate id "theron_ashveil": already used for the Person at line 4, column 9'),
         (10, 5, "this entry needs a name, written like `name: Theron Ashveil` (the id comes from the name)"),

@@ -188,3 +188,23 @@ def test_a_spouse_written_in_other_words_is_pointed_to_the_field(written: str, m
     ):
         ((problem,),) = [_load(text).problems]
         assert problem.message.startswith(f'unknown field "{written}" (did you mean "{meant}"?)'), problem
+
+
+def test_a_place_keeps_the_fields_gm_only_lists_and_its_gm_notes_for_the_gm() -> None:
+    result = _load(
+        "locations:\n  - name: Saltmere\n    founder: Ysolde Marr\n    population: 300\n"
+        "    gm_notes: Built on a drowned court.\n    gm_only: [founder, population]\n"
+        "regions:\n  - name: The Marsh\n    founder: Ysolde Marr\n    description: Reeds.\n    gm_only: [description]\n"
+        "  - name: The Hills\n    founder: Ysolde Marr\n"
+    )
+    assert result.ok, result.problems
+    hidden = {e.id: set(e.gm_only) for e in result.entries}
+    assert hidden["saltmere"] == {"gm_notes", "founder", "population"}
+    assert hidden["the_marsh"] == {"gm_notes", "description"} and hidden["the_hills"] == {"gm_notes"}
+    founded = {(r.target_id, r.visibility) for r in result.relations if r.type == "FOUNDED"}
+    assert founded == {("saltmere", "gm_only"), ("the_marsh", "public"), ("the_hills", "public")}
+    wrong = _load("locations:\n  - name: Saltmere\n    gm_only: [founded]\n")
+    ((line, message),) = [(p.line, p.message) for p in wrong.problems]
+    assert line == 3 and message.startswith(
+        '"gm_only" lists "founded", which is not a field it can hide; it may'
+    )

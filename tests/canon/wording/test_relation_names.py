@@ -25,7 +25,7 @@ def test_every_relation_has_a_phrase_without_codes_and_no_two_read_alike() -> No
     assert relation_phrase("RULES") == "rules"
     assert all("_" not in p and p == p.lower() for p in phrases)
     assert len(set(phrases)) == len(phrases)
-    assert relation_phrase("MENTOR_OF") == "is mentor of"  # a campaign's own relation
+    assert relation_phrase("SQUIRE_OF") == "is squire of"  # a campaign's own relation
 
 
 @pytest.mark.parametrize(

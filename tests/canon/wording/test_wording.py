@@ -99,7 +99,7 @@ def test_relations_and_facts_as_the_table_says_them() -> None:
     assert relation_sentence("PARENT_OF", "Ysa", "Ysolde", subject_sex="Female") == "Ysa is Ysolde's mother"
     assert relation_sentence("PARENT_OF", "Ysa", "Ysolde") == "Ysa is Ysolde's parent"
     # A relation a campaign added reads from its name.
-    assert relation_sentence("MENTOR_OF", "Corvan", "Ysolde") == "Corvan is mentor of Ysolde"
+    assert relation_sentence("SQUIRE_OF", "Corvan", "Ysolde") == "Corvan is squire of Ysolde"
     assert relation_sentence("TRAINS", "Corvan", "Ysolde") == "Corvan trains Ysolde"
     assert fact_sentence("Ysolde Marrow", "titles", "Harbourmaster of Greyhaven") == (
         "Ysolde Marrow is Harbourmaster of Greyhaven"

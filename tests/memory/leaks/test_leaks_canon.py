@@ -80,7 +80,7 @@ def card(*views: StatementView, entity: Visibility = PUBLIC) -> EntityCard:
     )
 
 
-RELATIONS = [*sorted(ONTOLOGY.relation_types), "MENTOR_OF", "SMUGGLES_FOR"]  # a campaign's own types too
+RELATIONS = [*sorted(ONTOLOGY.relation_types), "SQUIRE_OF", "SMUGGLES_FOR"]  # a campaign's own types too
 STATES = sorted(ONTOLOGY.states.tags)
 FACTS = [
     ("title", "harbourmaster of Greyhaven"),

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_kin import kin_answer, marriage_answer
+from memory.knowledge.retrieval.answer_kin import kin_answer
+from memory.knowledge.retrieval.answer_marriage import marriage_answer
 
 
 def person(name: str, matched: str, kin: Kin | None = None) -> CanonFact:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from rapidfuzz import fuzz
 
 from memory.knowledge.retrieval.answer_first import _akin_any, akin
 from memory.knowledge.retrieval.answer_words import (
@@ -17,6 +18,7 @@ from memory.knowledge.retrieval.answer_words import (
     sections_of,
     sentences,
 )
+from memory.knowledge.retrieval.field_answer import word_in
 
 #: Words of every kind `same_word` pairs: endings, irregular verbs, units, numbers, ordinals, short words.
 WORDS = [
@@ -34,6 +36,9 @@ def test_a_word_is_held_as_when_every_word_is_compared(word: str) -> None:
     words = set(WORDS) - {word}
     assert has_word(words, word) == any(same_word(word, w) for w in words)
     assert _akin_any(word, words) == any(akin(word, w) for w in words)
+    # A field's subject: the same word, an ending apart, or a typo of five letters or more.
+    typo = [w for w in words if len(word) >= 5 and len(w) >= 5 and fuzz.ratio(word, w) >= 80]
+    assert word_in(word, sorted(words)) == (any(same_word(word, w) for w in words) or bool(typo))
 
 
 @pytest.mark.parametrize(

@@ -20,6 +20,7 @@ from memory.knowledge.retrieval.asking import misspelt, were_where
         ("hwo old is she", {"hwo": "how"}),
         ("who is the kng now", {"kng": "king"}),
         ("who is her mohter", {"mohter": "mother"}),
+        ("how man ships", {"man": "many"}),  # "man" alone is still a slip of "many"
     ],
 )
 def test_a_misspelt_asking_word_is_read_as_the_word(typed: str, read: dict[str, str]) -> None:
@@ -36,6 +37,7 @@ def test_a_misspelt_asking_word_is_read_as_the_word(typed: str, read: dict[str, 
         "what dice do i roll",
         "who is married to the lady",
         "does the lead mine still run",  # "lead" is a word of its own
+        "who is wystan's old man",  # "old man": a father
     ],
 )
 def test_a_real_word_or_a_name_stays_as_typed(typed: str) -> None:

@@ -1,0 +1,122 @@
+"""Questions of a person's ties that are not kin, answered from the ties on their card as the asker may see it:
+
+- "Who is Saska's mentor?", "who taught Saska?": those MENTOR_OF her; "who are Idrel's apprentices (students,
+  pupils)?": those Idrel is MENTOR_OF;
+- "Who are Saska's rivals (friends, allies, enemies, foes)?": the tie read from either end, one edge for both;
+- "How are Saska and Cade related?", "how is Idrel related to Saska?": when no kin joins the two (`answer_kin`
+  answers kin), the tie that does: "Cade Harrow is a rival of Saska Orme".
+
+A tie the asker may not see is not on their card: the question reads as if the file never said it (None, and the
+other forms answer as they would of a person with no such tie).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from canon.wording.relations import possessive, relation_sentence
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.kin import FAMILY
+
+__all__ = ["ties_answer"]
+
+
+def _words(predicate: str, end: str, singular: str, plural: str) -> dict[str, tuple[str, str, str, str]]:
+    return dict.fromkeys((singular, plural), (predicate, end, singular, plural))
+
+
+#: A word asked -> the relation, the end the others are at ("subject": they are its subject, as a mentor is;
+#: "object"; "either"), and the noun the answer says them by (one, several).
+_ASKED: dict[str, tuple[str, str, str, str]] = {
+    **_words("MENTOR_OF", "subject", "mentor", "mentors"),
+    **_words("MENTOR_OF", "subject", "teacher", "teachers"),
+    **_words("MENTOR_OF", "subject", "tutor", "tutors"),
+    **_words("MENTOR_OF", "object", "apprentice", "apprentices"),
+    **_words("MENTOR_OF", "object", "student", "students"),
+    **_words("MENTOR_OF", "object", "pupil", "pupils"),
+    **_words("MENTOR_OF", "object", "protege", "proteges"),
+    **_words("RIVAL_OF", "either", "rival", "rivals"),
+    **_words("FRIEND_OF", "either", "friend", "friends"),
+    **_words("ALLY_OF", "either", "ally", "allies"),
+    **_words("ENEMY_OF", "either", "enemy", "enemies"),
+    **_words("ENEMY_OF", "either", "sworn enemy", "sworn enemies"),
+    **_words("ENEMY_OF", "either", "foe", "foes"),
+    **_words("ENEMY_OF", "either", "nemesis", "nemeses"),
+}
+#: The ties a person has that are not kin, for "how are X and Y related".
+_NOT_KIN = ("MENTOR_OF", "RIVAL_OF", "FRIEND_OF", "ALLY_OF", "ENEMY_OF")
+_PEOPLE = frozenset({"Person", "NPC", "PC"})
+_WHO = re.compile(r"^\s*(?:who|whom|name|list|what\s+are|tell\s+me)\b", re.I)
+_TAUGHT = re.compile(r"^\s*who\s+(?:taught|trained|mentored|tutored)\s+(?P<name>.+?)\s*\??\s*$", re.I)
+
+
+def ties_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer to a question of a tie that is not kin (see the module docstring), or None."""
+    return _asked_tie(question, facts) or _related(question, facts)
+
+
+def _people(facts: Sequence[CanonFact]) -> list[CanonFact]:
+    return [f for f in facts if f.entity_type in _PEOPLE]
+
+
+def _asked_tie(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    folded = question.casefold().replace("’", "'")
+    taught = _TAUGHT.match(question)
+    for fact in _people(facts):
+        name = re.escape(fact.matched.casefold())
+        if taught and re.search(rf"\b{name}\b", taught["name"].casefold()):
+            return _say(fact, facts, _ASKED["mentor"])
+        if not _WHO.match(question):
+            continue
+        for word in sorted(_ASKED, key=len, reverse=True):
+            owned = rf"{name}(?:'s|s'|')?\s+{word}\b"
+            if re.search(owned, folded) or re.search(rf"\b{word}\s+of\s+{name}\b", folded):
+                return _say(fact, facts, _ASKED[word])
+    return None
+
+
+def _say(
+    owner: CanonFact, facts: Sequence[CanonFact], asked: tuple[str, str, str, str]
+) -> tuple[str, int] | None:
+    """Return those of the tie asked, said of the owner ("Saska Orme's mentor is Idrel Vask"), or None."""
+    predicate, end, singular, plural = asked
+    me = owner.entity_name
+    found: list[str] = []
+    for r in owner.relations:
+        if r.predicate.upper() != predicate:
+            continue
+        if r.object == me and end in ("subject", "either"):
+            found.append(r.subject)
+        elif r.subject == me and end in ("object", "either"):
+            found.append(r.object)
+    found = [n for n in dict.fromkeys(found) if n != me]
+    if not found:
+        return None
+    number = facts.index(owner) + 1
+    several = len(found) > 1
+    noun = plural if several else singular
+    return f"{possessive(me)} {noun} {'are' if several else 'is'} {names_list(found)}. [{number}]", number
+
+
+def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the tie that joins two people named when no kin does: "Cade Harrow is a rival of Saska Orme"."""
+    if FAMILY.search(question) is None:
+        return None
+    folded = question.casefold()
+    named = sorted(
+        (f for f in _people(facts) if folded.find(f.matched.casefold()) >= 0),
+        key=lambda f: folded.find(f.matched.casefold()),
+    )
+    if len(named) < 2:
+        return None
+    other, owner = named[0], named[1]
+    if owner.kin is not None and any(other.entity_name in names for names in owner.kin.ties.values()):
+        return None  # kin: `answer_kin` says it
+    me, them = owner.entity_name, other.entity_name
+    for r in owner.relations:
+        if r.predicate.upper() in _NOT_KIN and {r.subject, r.object} == {me, them}:
+            number = facts.index(owner) + 1
+            return f"{relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
+    return None
