@@ -29,7 +29,7 @@ from canon.models import (
     Visibility,
 )
 from canon.wording import PLAIN, statement_words
-from memory.knowledge.retrieval.entities import card_facts
+from memory.knowledge.retrieval.entity_cards import card_facts
 from memory.leaks import Secret, card_secrets, find_leaks, lexicon, match
 from memory.leaks.lexicon import wording_phrases
 

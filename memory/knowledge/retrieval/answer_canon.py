@@ -1,6 +1,6 @@
 """Canon questions that ask where, when, whether alive, or who someone is: answered from a card's sentences.
 
-A card's facts are sentences already, with when they hold in the calendar's words (`entities.card_facts`:
+A card's facts are sentences already, with when they hold in the calendar's words (`entity_cards.card_facts`:
 "The Battle of Red Ford took place at Red Ford", "Aldric Vyr is dead (since year 352 of the Third Age)"). The
 question's words rarely are the card's ("Where was the battle *fought*?"), so the kind of question picks the
 sentence: a where-question a sentence placing the entity, a when-question one dated, an is-alive question one

@@ -256,7 +256,7 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         asked = [w for w in key_words(question) if w == deed or not has_word(named, w)]
         if not asked:
             continue
-        # A card's facts are sentences already, an attribute's last value only (`entities.card_facts`).
+        # A card's facts are sentences already, an attribute's last value only (`entity_cards.card_facts`).
         for line in fact.facts:
             if where and _BORN_WHEN.search(line):
                 continue  # a day of birth is no place of birth

@@ -1,7 +1,7 @@
 """Questions about a life, answered from its card: when someone was born or died, how they died, where they are
 held.
 
-A card's sentences say a life (`entities.card_facts`): its state ("Osric Dray is dead; the date of death is not
+A card's sentences say a life (`entity_cards.card_facts`): its state ("Osric Dray is dead; the date of death is not
 known"), a dead person's birth ("Hild Dray's date of birth is not known"), the event of a death's day. So:
 - "When was X born?" / "When did X die?": the sentence of that end of the life, never the other end's date;
 - "How did X die?": how the description says it ("Dunmore Pike drowned in the Weeping Sound …"), then the death's

@@ -1,6 +1,6 @@
 """Family names many people share: "Vaske" of five Vaskes names each of them, never one of them alone.
 
-The name table takes a part of a name for the few entities whose names hold it (`entities.name_parts`); a part
+The name table takes a part of a name for the few entities whose names hold it (`entity_names.name_parts`); a part
 more names share than that names none of them there, lest a common word name a crowd. Of people, a word that
 begins or ends each of many names is a given or a family name, the one players type most: each of the people
 is found, with the word as typed and as a part they share (`candidates.EntityMatch.shared`), and the answer
@@ -22,11 +22,11 @@ from memory.knowledge.retrieval.candidates import EntityMatch
 __all__ = ["family_names"]
 
 _ARTICLES = frozenset({"the", "a", "an"})
-#: Fewer names than this sharing a word are parts of the name table (`entities._SHARED_PART`).
+#: Fewer names than this sharing a word are parts of the name table (`entity_names._SHARED_PART`).
 _FEWEST = 4
 #: A word more names begin or end than this is a common word, no family name.
 _MOST = 12
-#: A shared name given alone scores as a name given in part (`entities._PART_SCORE`).
+#: A shared name given alone scores as a name given in part (`entity_names._PART_SCORE`).
 _SCORE = 92.0
 
 

@@ -22,7 +22,7 @@ from canon.models import (
 )
 from canon.ontology import base_ontology
 from canon.wording import PLAIN, statement_words
-from memory.knowledge.retrieval.entities import card_facts
+from memory.knowledge.retrieval.entity_cards import card_facts
 from memory.leaks import CARD_LABEL, SecretKind, card_secrets, card_text, find_leaks
 from memory.leaks.match import Text, compile_secret, reveals
 

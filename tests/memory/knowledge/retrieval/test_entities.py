@@ -12,7 +12,7 @@ from config.settings import LoreSettings
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.retrieval import SearchConfig
-from memory.knowledge.retrieval.entities import Names, best_matches, name_parts, singulars
+from memory.knowledge.retrieval.entity_names import Names, best_matches, name_parts, singulars
 from tests.helpers.knowledge_helpers import gm_writer, knowledge_service, new_campaign
 
 
