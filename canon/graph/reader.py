@@ -429,7 +429,7 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
 async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
     """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
     "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
-    return await facts_holding(reader, ("title", "titles"), [words])
+    return await facts_holding(reader, ("title", "titles", "tenure"), [words])
 
 
 async def facts_holding(

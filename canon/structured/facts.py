@@ -25,6 +25,7 @@ from canon.models import ALWAYS, StatementKind, Validity, Visibility
 from canon.structured.files import LoadedFile
 from canon.structured.records import LoreEntry, LoreRelation
 from canon.structured.schemas import SYMMETRIC
+from canon.structured.title_spans import HELD_TITLE
 from canon.structured.versions import CHUNK
 from canon.tables import EntityRow
 from canon.visibility import gm_only, visibility_of
@@ -235,6 +236,9 @@ class FactBuilder:
         for name, raw in entry.attributes.items():
             if name in skipped:
                 continue
+            if name == "held_titles" and isinstance(raw, list):
+                self._held_titles(entry, subject, visibility, raw, own)
+                continue
             value = value_text(raw)
             if value is None:
                 continue
@@ -269,6 +273,32 @@ class FactBuilder:
             text = f"state{_SEP}{subject}{_SEP}state{_SEP}{_SEP}{state}{_SEP}{bounds}{_SEP}{shown._value_}"
             fp = _blake(text.encode(), digest_size=10).hexdigest()
             own[slot] = Fact(slot, state_kind, subject, "state", None, state, validity, shown, life.line, fp)
+
+    def _held_titles(
+        self, entry: LoreEntry, subject: int, visibility: Visibility, spans: list[Any], own: dict[str, Fact]
+    ) -> None:
+        """Add the fact of each title the entry held for a span: the attribute `tenure`, valid from its
+        `from` to its `to`, in a slot of its own (the title, and which time the entry held it)."""
+        times: dict[str, int] = {}
+        for span in spans:
+            title = str(span["title"])
+            times[title] = times.get(title, 0) + 1
+            slot = f"attr|{entry.id}|title {title}" + (f" #{times[title]}" if times[title] > 1 else "")
+            validity = _date_validity(_text_date(span.get("from")), _text_date(span.get("to")))
+            shown = Visibility.GM_ONLY if span.get("gm_only") else visibility
+            fp = statement_fingerprint("attribute", subject, HELD_TITLE, None, title, validity, shown.value)
+            own[slot] = Fact(
+                slot,
+                StatementKind.ATTRIBUTE,
+                subject,
+                HELD_TITLE,
+                None,
+                title,
+                validity,
+                shown,
+                entry.line,
+                fp,
+            )
 
     def _relation_facts(self, relations: Iterable[LoreRelation], own: dict[str, Fact]) -> None:
         """Add the fact of each relation record (one loop: a big tree has tens of thousands)."""
@@ -326,6 +356,11 @@ def _keep_secret_ties(facts: dict[str, dict[str, Fact]]) -> None:
                 own[slot] = dataclasses.replace(
                     fact, visibility=hidden, fp=tie_fingerprint(fact, hidden.value)
                 )
+
+
+def _text_date(text: Any) -> tuple[str | None, int | None]:
+    """Return a date the loader wrote as text (a title's span) as a validity's bound."""
+    return _date_text(parse_date(text)) if isinstance(text, str) else (None, None)
 
 
 def _bounds(validity: Validity) -> str:

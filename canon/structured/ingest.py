@@ -40,6 +40,7 @@ from canon.structured.changes import say_changes
 from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
+from canon.structured.office_checks import office_warnings
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
 from canon.structured.prevail import Checks
 from canon.structured.reports import (
@@ -163,5 +164,10 @@ async def _ingest(
     written = await write_statements(writer, facts)
     await say_changes(state, ids)
     await writer.write_rows()
-    warnings = [*told, *await calendar_years_differ(state, changed), *await Checks(writer).run(written)]
+    warnings = [
+        *told,
+        *await calendar_years_differ(state, changed),
+        *await office_warnings(state, changed, ids),
+        *await Checks(writer).run(written),
+    ]
     return done_report(state, "ingested", changeset.id, warnings)

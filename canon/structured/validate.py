@@ -50,6 +50,7 @@ from canon.structured.shapes import (
     reference_lists,
     unknown_field,
 )
+from canon.structured.title_spans import TitleSpan, title_item
 from canon.structured.tree import Broken, Map, Node, Scalar, Seq, got
 
 Loc = tuple[str | int, ...]
@@ -157,6 +158,7 @@ class Validator:
         self.secret_items: set[Loc] = set()
         #: The dates of marriages written with their spouse (`spouses: [{name: Bo, married: 640}]`), by place.
         self.item_dates: dict[Loc, WorldDate] = {}
+        self.title_spans: dict[Loc, TitleSpan] = {}  # `titles: [{title: X, from: 702}]`, by place
         #: A name the file itself gives (`first_name`), for the examples of its problems.
         self.example_name: str | None = None
 
@@ -306,6 +308,8 @@ class Validator:
                 self.labels[item_loc] = f'item {index + 1} of "{key}"'
             if type(item) is Map and (shape.scalar is ScalarKind.REF or loc[-1] == "aliases"):
                 item = named_item(self, item, item_loc, f'item {index + 1} of "{key}"')
+            elif type(item) is Map and loc[-1] == "titles":  # a title held for a span
+                item = title_item(self, item, item_loc, f'item {index + 1} of "{key}"')
             if (
                 verbatim
                 and type(item) is Scalar

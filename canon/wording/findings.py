@@ -48,6 +48,8 @@ KIND_WORDS = {
     "life_dated_twice": "Born or died twice",
     "dead_before_born": "Dead before being born",
     "secret_told": "A secret said openly in another file",
+    "office_outside_life": "An office held outside its holder's life",
+    "office_two_holders": "Two holders of one office at once",
 }
 
 

@@ -64,7 +64,7 @@ PHRASES: Mapping[str, str] = {
 }
 
 # Attributes that name what someone is: "Ysolde Marrow is Harbourmaster of Greyhaven".
-BEING = frozenset({"title", "titles", "role", "office", "rank", "position"})
+BEING = frozenset({"title", "titles", "tenure", "role", "office", "rank", "position"})
 MALE = frozenset({"male", "man", "m", "he", "he/him"})
 FEMALE = frozenset({"female", "woman", "f", "she", "she/her"})
 #: The facts that tell someone's sex ("father", "mother", "brother"), by their attribute's name.

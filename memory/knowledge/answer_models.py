@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -53,6 +53,21 @@ class Life(BaseModel):
     #: The story's date (its latest scene's), stored and in the calendar's words: ages now count to it.
     now: str | None = None
     now_words: str | None = None
+
+
+class Office(BaseModel):
+    """A title a person held for a span, as the asker may see it (`retrieval.offices`): its dates as sortable keys
+    (None where not known, or hidden from the asker), when in the calendar's words ("from year 690 to 731 of the
+    Lantern Age", "since …"), and whether it is over (an end before today, or its holder dead) or held today."""
+
+    model_config = ConfigDict(frozen=True)
+
+    title: str
+    start_key: int | None = None
+    end_key: int | None = None
+    span: str = ""
+    ended: bool = False
+    current: bool = False
 
 
 class Kin(BaseModel):

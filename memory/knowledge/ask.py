@@ -34,7 +34,8 @@ from memory.knowledge.retrieval.answer_eras import (
 )
 from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
 from memory.knowledge.retrieval.answer_months import NO_MONTHS
-from memory.knowledge.retrieval.answer_parts import parts_answered, two_parts
+from memory.knowledge.retrieval.answer_parts import parts_answered, second_of, two_parts
+from memory.knowledge.retrieval.answer_reasons import reasoned
 from memory.knowledge.retrieval.answer_step import comparison, reply
 from memory.knowledge.retrieval.eras import Opening
 from memory.knowledge.retrieval.words import corrected
@@ -114,11 +115,10 @@ class Answerer:
             answer = answer.model_copy(update={"reply": said})
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
-            each = [
-                await self._part(campaign_id, p, viewer, limit, search, glossary, knowing, reads)
-                for p in parts
-            ]
-            answer = answer.model_copy(update=parts_answered(*each))
+            each = await self._parts(
+                campaign_id, parts, answer, viewer, limit, search, glossary, knowing, reads
+            )
+            answer = answer.model_copy(update=each)
         if answer.reply is None:
             if answer.trace.corrections:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
@@ -137,6 +137,30 @@ class Answerer:
                 return answer.model_copy(update={"unsaved": fault})
             answer = answer.model_copy(update={"retrieval_id": retrieval_id})
         return answer
+
+    async def _parts(
+        self,
+        campaign_id: int,
+        parts: tuple[str, str],
+        whole: Answer,
+        viewer: Viewer,
+        limit: int,
+        config: SearchConfig,
+        glossary: Mapping[str, str],
+        knowing: Knowing | None,
+        reads: Reads,
+    ) -> dict[str, object]:
+        """Return the fields of the answer to a two-part question (`whole`: its search as one), each part searched
+        and answered on its own: the second said of the first's answer where its pronoun agrees (`second_of`), a
+        why-part answered by a reason or said unknown (`reasoned`)."""
+        first = await self._part(campaign_id, parts[0], viewer, limit, config, glossary, knowing, reads)
+        told = first.reply.text if first.reply is not None else ""
+        part = second_of(parts, told, [*first.canon_facts, *whole.canon_facts])
+        second = await self._part(campaign_id, part, viewer, limit, config, glossary, knowing, reads)
+        if second.reply is not None:  # "…, and why": a reason, or the reason not known
+            why = reasoned(part, second.reply, second.canon_facts, second.results, parts[0])
+            second = second.model_copy(update={"reply": why})
+        return parts_answered(first, second)
 
     async def _part(
         self,

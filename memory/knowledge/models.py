@@ -12,7 +12,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 # A source's visibility lives beside the canon's own, so that `canon.visibility` can read both.
 from canon.models import SourceVisibility as SourceVisibility
-from memory.knowledge.answer_models import Kin, Life, Relation, ShortAnswer
+from memory.knowledge.answer_models import Kin, Life, Office, Relation, ShortAnswer
 from memory.leaks import Secret
 
 
@@ -375,6 +375,10 @@ class CanonFact(BaseModel):
     state_terminal: bool = False
     #: When it was born and died, as far as the asker may see (ages and who is older are counted from these).
     life: Life | None = None
+    #: The titles a person held for a span (`retrieval.offices`), and of an event the day it took place (its world
+    #: key), as the asker may see them: who held an office when, before or after whom.
+    offices: tuple[Office, ...] = ()
+    when_key: int | None = None
     #: A person's family two steps out, read when the question asks a kin word (`retrieval.kin`).
     kin: Kin | None = None
     #: Found by the inner part of a two-step question (`retrieval.steps`): that step in words ("Ilin Sarr is a

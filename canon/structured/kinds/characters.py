@@ -22,6 +22,7 @@ from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
+from canon.structured.kinds.titles import held_titles
 from canon.structured.records import RosterPlayer
 from canon.structured.schemas import (
     BIRTH_SPELLINGS,
@@ -100,10 +101,13 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
     """Define the characters, with their lives, factions and homes."""
     for character in document.characters:
         loc = n.v.loc_of(character)
+        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
+        titles, spans = held_titles(n, character.id, loc, character.titles, character.died, hidden)
         attributes: dict[str, JsonValue] = {
             "aliases": list(character.aliases),
             "sex": character.sex,
-            "titles": list(character.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": character.status,
             "status_public": character.public_status,
             "born": n.date_text(character.born),
@@ -113,7 +117,6 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
-        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"

@@ -19,6 +19,7 @@ from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.ties import Tie, link_ties
+from canon.structured.kinds.titles import held_titles
 from canon.structured.schemas import (
     BIRTH_SPELLINGS,
     HOUSES_TOO,
@@ -138,6 +139,8 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     ancestry: dict[str, list[tuple[str, Loc]]] = {}
     for person in document.members:
         loc = n.v.loc_of(person)
+        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
+        titles, spans = held_titles(n, person.id, loc, person.titles, person.died, hidden)
         person_attributes: dict[str, JsonValue] = {
             "aliases": list(person.aliases),
             "sex": person.sex,
@@ -145,13 +148,13 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "died": n.date_text(person.died),
             "birth_name": person.birth_name,
             "cause_of_death": person.cause_of_death,
-            "titles": list(person.titles),
+            "titles": titles,
+            "held_titles": spans,
             "status": person.status,
             "status_public": person.public_status,
             "description": person.description,
             "gm_notes": person.gm_notes,
         }
-        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)

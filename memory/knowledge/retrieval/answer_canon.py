@@ -74,7 +74,7 @@ _EVENT_WORDS = frozenset(
             "been",
             "anymore",
         ),
-        *("born", "founded", "built", "year", "date", "time"),
+        *("born", "founded", "built", "year", "date", "time", "signed", "sealed"),
         *_LIFE_WORDS,
         *_STATE_WORDS,
     }

@@ -14,7 +14,7 @@ import itertools
 import re
 from collections.abc import Sequence
 
-from canon.wording import relation_sentence, title_phrase
+from canon.wording import relation_sentence
 from canon.wording.clauses import said_of_clauses
 from canon.wording.counts import in_words
 from canon.wording.relations import possessive
@@ -38,6 +38,7 @@ from memory.knowledge.retrieval.answer_happenings import (
     is_event,
     names_list,
 )
+from memory.knowledge.retrieval.answer_holders import holder_answer
 from memory.knowledge.retrieval.answer_house import house_answer
 from memory.knowledge.retrieval.answer_kept_forms import kept_forms
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer
@@ -45,6 +46,7 @@ from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
+from memory.knowledge.retrieval.answer_offices import office_answer
 from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
@@ -61,9 +63,9 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
-from memory.knowledge.retrieval.heads import asks_head, head_answer
+from memory.knowledge.retrieval.heads import head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
-from memory.knowledge.retrieval.rulers import asks_ruler, ruler_answer
+from memory.knowledge.retrieval.rulers import ruler_answer
 
 __all__ = ["graph_answer"]
 
@@ -298,6 +300,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
         or origin_answer(question, facts)  # "what was Ilvara's maiden name", "where is she from originally"
         or which_answer(question, facts)
+        or office_answer(question, facts)  # "who was Osmund's successor": in an office held for a span
         or heir_answer(question, facts)
         or house_answer(question, facts)  # "how is Wystan related to the royal family": a tie to a lineage
         or kin_form_answer(question, facts)  # "is Wystan an only child", "whose son is Wystan"
@@ -354,53 +357,6 @@ def _two_step(question: str, steps: Sequence[tuple[int, CanonFact]]) -> tuple[st
     return f"{first.step}. " + " ".join(f"{s[0].upper()}{s[1:]}." for s in said) + f" [{number}]", number
 
 
-def _asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
-    """Return whether a question asks who holds a title and nothing more: "who is the Ember Queen"."""
-    head = typed[: len(typed) - len(title)]
-    return list(typed[len(head) :]) == list(title) and set(head) <= {"who", "whos", "is", "was", "the"}
-
-
-def _holder_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return who holds the title asked ("Tamsin Vaske is Lady of Saltmarch"), the living first: the cards found
-    by a title (`holders`) say it as "<name> is <title>"."""
-    if not re.match(r"^\s*who\b", question.casefold()):
-        return None
-    # The title asked ends the question ("who is the Ember Queen"), or a ruler is asked ("who rules X"): "who is
-    # the Ember Queen married to" asks a tie of hers, "who crowned the Ember Queen" a deed.
-    typed = fold_words(question.replace("’", "'"))
-    rules = asks_ruler(question) is not None or asks_head(question) is not None
-    held = [
-        (n, f)
-        for n, f in enumerate(facts, 1)
-        if f"{f.entity_name} is {title_phrase(f.matched)}" in f.facts
-        and (rules or _asks_title(typed, fold_words(f.matched)))
-    ]
-    if not held:
-        return None
-    held.sort(key=lambda nf: nf[1].state == "dead")
-    number, first = held[0]
-    verb = "was" if first.state == "dead" else "is"
-    title = title_phrase(first.matched)
-    text = f"{first.entity_name} {verb} {title}"
-    before = [
-        f.entity_name
-        for _, f in held[1:]
-        if f.state == "dead" and f.matched.casefold() == first.matched.casefold()
-    ]
-    if before and verb == "is":
-        text += f"; before, {names_list(before)} {'was' if len(before) == 1 else 'were'}"
-    what = what_it_is(first) if len(held) == 1 else None
-    if what and what.casefold().startswith(f"{first.entity_name} {verb} {title}".casefold()) and not before:
-        text = what  # the description names the title: "Maren Dray is the Ember Queen, who rules …", once
-    elif what and not before and what.startswith(f"{first.entity_name} is "):
-        text += (
-            f", {what[len(first.entity_name) + 4 :]}"  # "… is Master of Lanterns, the patient old master …"
-        )
-    elif what and what.startswith(first.entity_name + " "):
-        text += f". {what}"
-    return f"{text}. [{number}]", number
-
-
 def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who did what the question asks, as the description or notes that found them say it, their name
     for a leading pronoun ("Nell Quarrow poisoned Lord Orrin's wine …")."""
@@ -441,7 +397,8 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        kept_forms(question, facts)  # what a group keeps, who founded it, which of two is larger
+        office_answer(question, facts)  # an office over time: before or after whom, in a year, at an event
+        or kept_forms(question, facts)  # what a group keeps, who founded it, which of two is larger
         or year_answer(question, facts)
         or lived_answer(question, facts)
         or deaths_answer(question, facts)
@@ -455,7 +412,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         or took_part_answer(question, facts)
         or doer_answer(question, facts)
         or _deed_answer(question, facts)
-        or _holder_answer(question, facts)
+        or holder_answer(question, facts)
         or ruler_answer(question, facts)
         or head_answer(question, facts)
     )

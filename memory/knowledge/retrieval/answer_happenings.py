@@ -32,7 +32,7 @@ TAKING_PART = frozenset(
     {
         *("took", "take", "part", "participated", "participants", "involved", "present", "there", "fought"),
         *("attended", "attend", "joined", "join", "marched", "sailed", "battled", "witnessed", "saw"),
-        "survived",
+        *("survived", "signed", "sign", "signatories", "sealed"),
     }
 )
 _WHAT_HAPPENED = re.compile(r"^\s*(?:what (?:happened|took place|went on|occurred|events?)|which events?)\b")

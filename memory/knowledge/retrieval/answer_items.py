@@ -2,8 +2,8 @@
 Iron Crown", "the Tolling Bells was made by whom".
 
 "Has" asks so many things ("who has a hound", "what powers has she") that it reads as holding only when the
-question is "who has <a name>" and that name is a thing that can be held (the ontology's POSSESSES targets): its
-holders answer ("The Bellwardens have the Tolling Bells."). A question of making names the thing's makers (its
+question is "who has <a name>" (or carries, wields, bears, holds it) and that name is a thing that can be held (the
+ontology's POSSESSES targets): its holders answer ("The Bellwardens have the Tolling Bells."). A question of making names the thing's makers (its
 MADE ties), with the day it was made when the card says it ("Ansel Reed made the Tolling Bells on 3 Bloom, year 12
 of the Age of Tolling."). A card holds only what the asker may see: a GM-only holder or maker is never named to a
 player, who reads what a thing with none written reads ("Nothing the table knows says who has the Bone Flute.").
@@ -28,7 +28,7 @@ MADE = frozenset(_ONTOLOGY["MADE"].to_types)
 
 _NOW = r"(?:\s+(?:now|today|currently|nowadays|these\s+days|at\s+present|at\s+the\s+moment))?"
 _HAS = re.compile(
-    r"^\s*who(?:\s+(?:now|still|currently))?(?:'s\s+got|\s+is\s+got|\s+has\s+got|\s+has|\s+got)\s+(?P<thing>.+?)"
+    r"^\s*who(?:\s+(?:now|still|currently))?(?:'s\s+got|\s+is\s+got|\s+has\s+got|\s+has|\s+got|\s+(?:carries|wields|bears|holds))\s+(?P<thing>.+?)"
     rf"{_NOW}\s*[?.!]*\s*$"  # "who's got" comes here as "who is got"
 )
 _MAKING = r"(?:made|forged|crafted|cast|built|wrought|carved|created|fashioned|smithed)"

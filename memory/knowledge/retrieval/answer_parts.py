@@ -1,58 +1,103 @@
 """A question of two parts ("who won the siege of Saltmere and when was it"): each part asked, each answered.
 
 A question joins two asking parts with "and" before a second asking word ("… and when was it", "… and where",
-"… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" is what the first
-part names (the entity found by its words, events first), and a bare asking word ("and when") asks of it as the
+"… and who leads it"). The second part's "it", "there", "they", "he", "she", "him" or "her" ("its",
+"their", "his", "her" of a possessive too) is what the first part names (the entity found by its words, one the
+pronoun agrees with first, then events), and a bare asking word ("and when") asks of it as the
 first part does ("where was Bran born and when": "when was Bran born"; of an event, "when was the Siege of
 Saltmere"). Each part is searched and answered on its own (`KnowledgeService.ask`; `parts_answered` puts the two
 answers' sources together, renumbered), or, where only the whole was searched, from its canon and passages; the
-answers are said one after the other, and a part nothing answers says so, so no part is dropped. "who did X marry and when" is one question
-(`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
+answers are said one after the other, and a part nothing answers says so, so no part is dropped. Parts join by
+"and", "and also", a comma or a semicolon (the first then a question as it stands: "when a troll heals, what stops
+it" is one), or follow a name and a colon ("Ysolt: alive or dead, and where is she now?"). A personal pronoun of
+the second part after a "who" part asking of another is read once the first part is answered (`answer_chain`),
+and a "why" part is answered by a reason or said unknown (`answer_reasons`). "who did X marry and when" is one
+question (`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from canon.wording import in_prose
 from memory.knowledge.answer_models import ShortAnswer
 from memory.knowledge.models import Answer, CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import numbered
+from memory.knowledge.retrieval.answer_chain import (
+    PERSONAL,
+    PRONOUN,
+    agrees,
+    asks_of_another,
+    chained,
+    said_of,
+    sex,
+)
 from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_reasons import reasoned
 from memory.knowledge.retrieval.answer_words import fold_words
 
-__all__ = ["joined", "parts_answered", "two_parts"]
+__all__ = ["joined", "parts_answered", "parts_reply", "second_of", "two_parts"]
 
 _ASKING = r"(?:when|where|who|whom|whose|how|what|why|which|did|does|do|was|were|is|are)"
 _TWO = re.compile(
-    rf"^\s*(?P<a>{_ASKING}\b.+?)\s*,?\s+and\s+(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$", re.IGNORECASE
+    rf"^\s*(?P<a>{_ASKING}\b.+?)\s*,?\s+and(?:\s+also)?\s+(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$", re.IGNORECASE
 )
-_PRONOUN = re.compile(r"\b(?:it|there|they|them|he|she|him|her|that)\b", re.IGNORECASE)
+#: "who leads the Wardens, where are they based": two parts a comma joins, the first a question as it stands
+#: (an asking word before its verb), never a clause that sets a scene ("when a troll heals, what stops it").
+_COMMA = re.compile(
+    rf"^\s*(?P<a>(?:(?:who|what|which)\s+\w+|{_ASKING}\s+(?:is|was|are|were|did|does|do|has|had))\b[^,]+?)"
+    rf"\s*[,;]\s*(?:and\s+)?(?:also\s+)?(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+#: "Ysolt Barra: alive or dead, and where is she now?": whom the parts ask of, before a colon.
+_HEADED = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s*(?P<rest>\S.*)$")
 #: "where was Bran born" → its auxiliary and what follows, for a bare "and when".
 _AUX = re.compile(rf"^\s*{_ASKING}\s+(?P<aux>was|were|is|are|did|does|do)\s+(?P<rest>.+)$", re.IGNORECASE)
 _MARRIAGE = re.compile(r"\b(?:marry|wed|married|wedded)\b", re.IGNORECASE)
 
 
-def _named(part: str, facts: Sequence[CanonFact]) -> CanonFact | None:
-    """Return what a part names: the card whose words found it all stand in the part, an event first."""
+def _named(part: str, facts: Sequence[CanonFact], second: str = "") -> CanonFact | None:
+    """Return what a part names: the card whose words found it all stand in the part, one the second part's
+    pronoun agrees with first, then an event."""
     words = set(fold_words(part))
     held = [f for f in facts if f.matched and set(fold_words(f.matched)) <= words]
-    held.sort(key=lambda f: (not is_event(f), -len(f.matched)))
+    pronoun = PRONOUN.search(second)
+    held.sort(
+        key=lambda f: (
+            pronoun is not None and not agrees(pronoun[0], f.entity_type, sex(f)),
+            not is_event(f),
+            -len(f.matched),
+        )
+    )
     return held[0] if held else None
+
+
+def _headed(question: str) -> str:
+    """Return a question whose parts ask of a name before a colon as one sentence: "Ysolt: alive or dead, and
+    where is she" → "is Ysolt alive or dead, and where is she"; "Ysolt: where is she…" → "where is Ysolt…"."""
+    found = _HEADED.match(question)
+    if found is None or re.match(_ASKING, found["name"], re.IGNORECASE):
+        return question
+    name, rest = found["name"], found["rest"]
+    if re.match(rf"{_ASKING}\b", rest, re.IGNORECASE):
+        return said_of(rest, name) if PRONOUN.search(rest.split(",")[0]) else question
+    return f"is {name} {rest}"
 
 
 def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | None:
     """Return a two-part question's parts, the second said of what the first names; None for a question of one
-    part (see the module docstring)."""
-    found = _TWO.match(question.replace("’", "'"))
+    part (see the module docstring). A personal pronoun after a "who" part asking of another is left for
+    `second_of`, which reads it once the first part is answered."""
+    asked = _headed(question.replace("’", "'"))
+    found = _TWO.match(asked) or _COMMA.match(asked)
     if found is None:
         return None
     first, second = found["a"], found["b"]
     bare = re.fullmatch(_ASKING, second, re.IGNORECASE) is not None
     if bare and _MARRIAGE.search(first):
         return None  # "who did X marry and when": one question (`answer_kin`)
-    named = _named(first, facts)
+    named = _named(first, facts, second)
     if named is None:
         return None
     name = in_prose(named.entity_name, named.entity_type if is_event(named) else None)
@@ -64,15 +109,44 @@ def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | No
             second = f"{second} {aux['aux']} {aux['rest']}"
         else:
             return None
+    elif PERSONAL.search(second) and asks_of_another(first):
+        pass  # "who leads X and where was he born": "he" is the first part's answer (`second_of`)
     elif not set(fold_words(second)) & set(fold_words(named.entity_name)):
-        second = _PRONOUN.sub(name.replace("\\", "\\\\"), second, count=1)
+        second = said_of(second, name)
     return first, second
+
+
+def second_of(parts: tuple[str, str], said: str, facts: Sequence[CanonFact]) -> str:
+    """Return the second part said of the first part's answer (`said`, of the first part's cards `facts`) where
+    its pronoun agrees with it (`answer_chain.chained`)."""
+    first, second = parts
+    return chained(first, second, said, facts, _named(first, facts, second))
+
+
+def parts_reply(
+    parts: tuple[str, str],
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    answer: Callable[[str], ShortAnswer],
+) -> ShortAnswer:
+    """Return the answer to a two-part question from one search's cards and passages: each part answered by
+    `answer`, the second said of the first's answer where its pronoun agrees (`second_of`), a why-part by a
+    reason (`answer_reasons.reasoned`)."""
+    first = answer(parts[0])
+    second = second_of(parts, first.text, facts)
+    return joined([first, reasoned(second, answer(second), facts, results, parts[0])])
 
 
 def _sentences(text: str) -> list[str]:
     """Return an answer's sentences without their citation marks."""
     bare = re.sub(r"\s*\[\d+\]", "", text)
     return [s.strip() for s in re.split(r"(?<=[.!?])\s+", bare) if s.strip()]
+
+
+def _unsaid(text: str, said: set[str]) -> str:
+    """Return an answer's text without the unmarked sentences said before ("X is imprisoned." twice)."""
+    kept = [s for s in re.split(r"(?<=[.!?])\s+(?!\[)", text) if s.strip() not in said]
+    return " ".join(kept) or text
 
 
 def joined(answers: Sequence[ShortAnswer]) -> ShortAnswer:
@@ -82,7 +156,7 @@ def joined(answers: Sequence[ShortAnswer]) -> ShortAnswer:
     for answer in answers:
         said = {s for t in texts for s in _sentences(t)}
         if not set(_sentences(answer.text)) <= said:  # a part said whole by one before adds nothing
-            texts.append(answer.text)
+            texts.append(_unsaid(answer.text, said))
     for at in range(len(texts) - 1):
         mark = re.search(r" \[\d+\]$", texts[at])
         if mark and texts[at + 1].endswith(mark[0]):

@@ -41,7 +41,7 @@ from memory.knowledge.retrieval.answer_first import akin, field_words, from_firs
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
-from memory.knowledge.retrieval.answer_parts import joined, two_parts
+from memory.knowledge.retrieval.answer_parts import parts_reply, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
 from memory.knowledge.retrieval.answer_scene import by_clauses
 from memory.knowledge.retrieval.answer_scope import (
@@ -113,10 +113,10 @@ def reply(
     words many of those sources hold (a scene's words, `RetrievalTrace.common_words`). `meaning`: reads the
     sentences' meaning where no sentence holds enough of the question's words (`answer_meaning.closest`). A
     question of two parts is answered part by part (`answer_parts`)."""
-    parts = two_parts(question.text, facts)
-    if parts is not None:
-        asked = [analyse(part, {}) for part in parts]
-        return joined([reply(part, facts, results, unknown, common, meaning) for part in asked])
+    if (parts := two_parts(question.text, facts)) is not None:
+        return parts_reply(
+            parts, facts, results, lambda p: reply(analyse(p, {}), facts, results, unknown, common, meaning)
+        )
     graph = graph_answer(question.text, facts)
     told = prose_beside(question.text, graph[0] if graph else None, facts, results)
     if told is not None:

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 
 from canon.wording.relations import relation_sentence
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_offices import offices_held
 
 __all__ = ["title_answer"]
 
@@ -24,7 +25,10 @@ _FORMS = (
     re.compile(
         rf"^\s*what\s+{_NOUN}\s+(?:does|did|do)\s+(?P<who>.+?)\s+(?:hold|have|bear|carry|possess){_END}"
     ),
+    re.compile(rf"^\s*what\s+{_NOUN}\s+(?:has|have|had)\s+(?P<who>.+?)\s+(?:held|had|borne){_END}"),
 )
+#: A question asking every title someone has held, the past ones too ("what titles did Y hold", "… has Y held").
+_EVER = re.compile(r"\b(?:did|was|were|has|have|had|held|ever)\b")
 
 
 def _folded(name: str) -> str:
@@ -66,6 +70,12 @@ def title_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
             if who not in (_folded(fact.matched), _folded(fact.entity_name)):
                 continue
             titles = _titles(fact)
+            spans = tuple(f"{o.title} (" for o in fact.offices)
+            plain = [t for t in titles if not (spans and t.removeprefix("the ").startswith(spans))]
+            over_time = offices_held(fact, plain, ever=bool(_EVER.search(said.split(" ", 1)[-1])))
+            if over_time is not None:  # titles held for a span: those held today, or all the asker asks
+                return f"{over_time}. [{number}]", number
+            titles = plain  # a span over is no title held now
             if not titles:
                 return None
             said_titles = ", ".join(titles[:-1]) + f" and {titles[-1]}" if len(titles) > 1 else titles[0]

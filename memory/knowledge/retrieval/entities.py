@@ -42,10 +42,17 @@ from memory.knowledge.retrieval.holders import (
 from memory.knowledge.retrieval.kin import asks_kin, kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in, story_date
 from memory.knowledge.retrieval.nouns import common_nouns
+from memory.knowledge.retrieval.offices import (
+    card_offices,
+    event_key,
+    office_holders,
+    tensed,
+    today_key,
+)
 from memory.knowledge.retrieval.places import around
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
-from memory.knowledge.retrieval.steps import inner_step, stepped
+from memory.knowledge.retrieval.steps import Step, inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
 from memory.knowledge.retrieval.typed_names import closest, nearest_part
 from memory.knowledge.retrieval.years import in_a_year
@@ -433,6 +440,7 @@ class EntityFinder:
         ranked = (sure if held and len(sure) < len(ranked) else ranked) + held
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
+        ranked += await office_holders(reader, question, ranked)  # "who was High Steward before Wynna Brack"
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
         ranked = ranked or await described(reader, question)
         step = await inner_step(reader, question, ranked)
@@ -448,28 +456,7 @@ class EntityFinder:
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
                 continue
-            entity = card.entity
-            facts.append(
-                CanonFact(
-                    entity_id=entity.id,
-                    entity_name=entity.name,
-                    entity_type=entity.type,
-                    matched=m.window,
-                    match_score=round(min(m.score, 100.0), 1),
-                    hidden=entity_hidden(entity),
-                    description=entity.description,
-                    facts=card_facts(card, config.max_facts_per_entity, reader.ontology, words),
-                    score=round(min(m.score, 100.0) / 100, 4),
-                    relations=card_relations(card, words),
-                    state=card_state(card, reader.ontology),
-                    state_terminal=is_terminal(reader.ontology, card_state(card, reader.ontology)),
-                    life=card_life(card, words, now),
-                    secrets=tuple(card_secrets(card)),
-                    step=step.said if step is not None and entity.id in step.found else None,
-                    step_span=step.span if step is not None and entity.id in step.found else None,
-                    shared=m.shared,
-                )
-            )
+            facts.append(_card_fact(card, m, reader.ontology, config, words, now, step))
         # A family is read only for a tie of kin asked, or a lineage named ("is Wystan of House Drevanne").
         if asks_kin(question) or any(f.entity_type == "Lineage" for f in facts):
             facts = await _with_kin(reader, facts, words)
@@ -495,3 +482,40 @@ class EntityFinder:
         if not names[0]:
             return results
         return await mark_superseded(reader, names[0], results, max_entities=max_entities)
+
+
+def _card_fact(
+    card: EntityCard,
+    m: EntityMatch,
+    ontology: Ontology,
+    config: SearchConfig,
+    words: Wording,
+    now: str | None,
+    step: Step | None,
+) -> CanonFact:
+    """Return an entity's card as the answers read it, found by `m`: its lines, ties, life and offices over time as
+    the asker may see them (`now`: the story's date)."""
+    entity = card.entity
+    offices = card_offices(card, words, today_key(now))
+    state = card_state(card, ontology)
+    return CanonFact(
+        entity_id=entity.id,
+        entity_name=entity.name,
+        entity_type=entity.type,
+        matched=m.window,
+        match_score=round(min(m.score, 100.0), 1),
+        hidden=entity_hidden(entity),
+        description=entity.description,
+        facts=tensed(card_facts(card, config.max_facts_per_entity, ontology, words), entity.name, offices),
+        score=round(min(m.score, 100.0) / 100, 4),
+        relations=card_relations(card, words),
+        state=state,
+        state_terminal=is_terminal(ontology, state),
+        life=card_life(card, words, now),
+        offices=offices,
+        when_key=event_key(card, words),
+        secrets=tuple(card_secrets(card)),
+        step=step.said if step is not None and entity.id in step.found else None,
+        step_span=step.span if step is not None and entity.id in step.found else None,
+        shared=m.shared,
+    )

@@ -53,7 +53,7 @@ def test_the_calendar_is_set_read_and_written_back_in_its_words(cli: CliRunner, 
 
     run(cli, "canon", "add", "entity", "Aldren Vale", "NPC")
     added = run(cli, "canon", "add", "fact", "Aldren Vale", "title", "Warden", "--when", "17 Hearthmoon, 320")
-    assert added["written"][0]["content"]["when"] == "tidewater_age.year_320.month_2.day_17"
+    assert added["written"][0]["content"]["when"] == "17 Hearthmoon, year 320 of the Tidewater Age"
     card = run(cli, "canon", "entity", "Aldren Vale", "--as-of", "year 330", as_json=False)
     assert "as of year 330 of the Tidewater Age" in card.stdout, card.stdout
     assert "17 Hearthmoon, year 320 of the Tidewater Age" in card.stdout, card.stdout

@@ -357,6 +357,8 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
     several = ["characters", "factions", "gazetteer"]
     # The roster's example of one name of a list kept for the GM; a house that is a family and a faction at once.
     house = ["family_tree", "characters", "timeline"]
+    # The roster's titles held for a span.
+    offices = ["characters"]
     told = ["characters", "characters"]  # a public status beside the truth; ties that are not kin
     assert sorted(kinds) == sorted(
         [
@@ -369,6 +371,7 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
             "items",
             *several,
             *house,
+            *offices,
             *told,
         ]
     )

@@ -45,7 +45,10 @@ def test_an_alias_marked_false_stays_public_and_a_title_is_no_list_of_names() ->
     assert pell.attributes["aliases"] == ["Old Pell"] and "secret_aliases" not in pell.attributes
     refused = _load("characters:\n  - name: Pell\n    titles: [{name: Reeve, gm_only: true}]\n")
     (problem,) = refused.problems
-    assert problem.line == 3 and 'item 1 of "titles" must be text' in problem.message
+    assert (
+        problem.line == 3
+        and 'item 1 of "titles" must be a title, or a title held for a span' in problem.message
+    )
 
 
 TWO_ERAS = (

@@ -1,0 +1,241 @@
+"""Offices held over time, answered from the spans on the cards (`retrieval.offices`): "who was High Steward before
+Wynna Brack", "who succeeded Aldous Brack", "who held High Steward in 702", "who was High Steward when the Siege of
+Carrow began", "what titles has Wynna Brack held", and "who is the High Steward" (`current_holder`: the one holding
+it today; the dead and those whose span ended are past). Dates in the calendar's words, as the spans say them.
+
+Only what the asker may see is on a card: a span kept for the GM is on none of a player's, so the answer reads as
+it would if canon had never said it. Pure.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from canon.wording import in_prose, title_phrase
+from memory.knowledge.answer_models import Office
+from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.offices import asked_office, bare_title, last_key
+
+__all__ = ["asks_title", "current_holder", "office_answer", "offices_held"]
+
+_AFTER = frozenset({"after", "succeeded", "came after", "successor"})
+
+
+@dataclass(frozen=True, slots=True)
+class _Held:
+    """One span of an office, with the card (and its number) of the one who held it."""
+
+    number: int
+    fact: CanonFact
+    office: Office
+
+    @property
+    def said(self) -> str:
+        """Return the holder with the span: "Aldous Brack (from year 690 to 731 of the Lantern Age)"."""
+        return f"{self.fact.entity_name} ({self.office.span})" if self.office.span else self.fact.entity_name
+
+
+def _holdings(facts: Sequence[CanonFact], title: str | None = None) -> list[_Held]:
+    """Return every span on the cards (of one title, when given), in the order they began."""
+    bare = bare_title(title) if title else None
+    held = [
+        _Held(n, f, o)
+        for n, f in enumerate(facts, 1)
+        for o in f.offices
+        if bare is None or bare_title(o.title) == bare
+    ]
+    return sorted(held, key=lambda h: (h.office.start_key is None, h.office.start_key or 0))
+
+
+def _named(facts: Sequence[CanonFact], who: str) -> tuple[int, CanonFact] | None:
+    """Return the card of the one a question names (`who`: the words naming them), the longest name first."""
+    words = set(fold_words(who))
+    named = [
+        (n, f)
+        for n, f in enumerate(facts, 1)
+        if fold_words(f.matched) and set(fold_words(f.matched)) <= words
+    ]
+    return max(named, key=lambda nf: len(nf[1].matched)) if named else None
+
+
+def _title_of(office: Office) -> str:
+    return title_phrase(office.title)
+
+
+def _when(held: _Held) -> str:
+    """Return a span after the title it is of: " (from year 690 to 731 of the Lantern Age)"."""
+    return f" ({held.office.span})" if held.office.span else ""
+
+
+def _before(held: _Held) -> str:
+    """Return who held an office before the one named first: "; before, Aldous Brack held it, from year 690 …"."""
+    return f"; before, {held.fact.entity_name} held it" + (
+        f", {held.office.span}" if held.office.span else ""
+    )
+
+
+def _neighbour(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who held an office the one named held just before or just after them."""
+    found = _named(facts, parts.get("who", ""))
+    if found is None:
+        return None
+    number, person = found
+    after = form == "after" or (form != "before" and parts.get("dir", "") in _AFTER)
+    title = parts.get("title") or None
+    own = [o for o in person.offices if title is None or bare_title(o.title) == bare_title(title)]
+    said: list[tuple[str, int]] = []
+    for office in own:
+        if office.start_key is None:
+            continue
+        others = [
+            h
+            for h in _holdings(facts, office.title)
+            if h.fact.entity_id != person.entity_id and h.office.start_key is not None
+        ]
+        if after:
+            next_ones = [h for h in others if (h.office.start_key or 0) > office.start_key]
+            chosen = next_ones[0] if next_ones else None
+        else:
+            earlier = [h for h in others if (h.office.start_key or 0) < office.start_key]
+            chosen = earlier[-1] if earlier else None
+        if chosen is None:
+            continue
+        verb = "is" if chosen.office.current else "was"
+        where = "After" if after else "Before"
+        who = chosen.fact.entity_name
+        said.append(
+            (f"{where} {person.entity_name}, {who} {verb} {_title_of(office)}{_when(chosen)}", chosen.number)
+        )
+    if said:
+        return "; ".join(s for s, _ in said) + f". [{said[0][1]}]", said[0][1]
+    if not own:
+        return None
+    office = own[0]
+    holds = "has held it" if office.current else "held it"
+    way = "after" if after else "before"
+    text = (
+        f"Nothing the table knows says who was {_title_of(office)} {way} {person.entity_name}; "
+        f"{person.entity_name} {holds} {office.span}".rstrip("; ")
+    )
+    return f"{text}. [{number}]", number
+
+
+def _at(title: str, lo: int, hi: int, facts: Sequence[CanonFact]) -> list[_Held]:
+    """Return the spans of a title that were held at some time between two world keys (a start known)."""
+    return [
+        h
+        for h in _holdings(facts, title)
+        if h.office.start_key is not None
+        and h.office.start_key <= hi
+        and (h.office.end_key is None or last_key(h.office.end_key) >= lo)
+        and (h.office.end_key is not None or not h.office.ended or h.office.start_key >= lo)
+    ]
+
+
+def _in_time(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who held the office asked in a year, or when an event named took place."""
+    title = parts.get("title", "")
+    every = _holdings(facts, title)
+    if not title or not every:
+        return None
+    office = title_phrase(every[0].office.title)
+    if form == "year":
+        year = int(parts["year"])
+        lo, hi, when = year * 10000, year * 10000 + 9999, f"in year {year}"
+    else:
+        event = _named(facts, parts.get("event", ""))
+        if event is None or event[1].when_key is None:
+            return None
+        lo = hi = event[1].when_key
+        hi = last_key(hi)
+        when = f"when {in_prose(event[1].entity_name, 'Event')} took place"
+    held = _at(title, lo, hi, facts)
+    if not held:
+        return f"Nothing the table knows says who was {office} {when}. [{every[0].number}]", every[0].number
+    if len(held) == 1:
+        text = f"{held[0].fact.entity_name} was {office} {when}{_when(held[0])}"
+    else:
+        text = f"{names_list([h.said for h in held], opens=True)} were {office} {when}"
+    return f"{text}. [{held[0].number}]", held[0].number
+
+
+def offices_held(fact: CanonFact, plain: Sequence[str], *, ever: bool) -> str | None:
+    """Return the titles a person holds (or, `ever`, has held) with their spans, beside the titles written with
+    none (`plain`, as their card says them), as one sentence; None when the card holds no span."""
+    if not fact.offices:
+        return None
+    spans = [o for o in fact.offices if ever or o.current]
+    said = [
+        *plain,
+        *(f"{title_phrase(o.title)} ({o.span})" if o.span else title_phrase(o.title) for o in spans),
+    ]
+    if not said:
+        return None
+    verb = "was" if fact.state == "dead" else "has been" if ever else "is"
+    return f"{fact.entity_name} {verb} {names_list(said)}"
+
+
+def current_holder(typed: Sequence[str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return who holds the office a "who is the High Steward" names today, with the one before them; or that no
+    one the table knows holds it now, with the last who did. None when no card holds a span of that office."""
+    every = _holdings(facts)
+    asked = [h for h in every if asks_title(typed, fold_words(h.office.title))]
+    if not asked:
+        return None
+    title = asked[0].office.title
+    held = _holdings(facts, title)
+    office = title_phrase(title)
+    now = [h for h in held if h.office.current]
+    past = sorted(
+        (h for h in held if h.office.ended), key=lambda h: h.office.end_key or h.office.start_key or 0
+    )
+    if now:
+        first = now[-1]
+        text = f"{first.fact.entity_name} is {office}{_when(first)}"
+        before = [h for h in past if h.fact.entity_id != first.fact.entity_id]
+        if before:
+            text += _before(before[-1])
+        return f"{text}. [{first.number}]", first.number
+    if not past:
+        return None
+    last = past[-1]
+    if typed[1:2] == ["was"]:  # "who was the Lady Regent": the last who was, and the one before them
+        text = f"{last.fact.entity_name} was {office}{_when(last)}"
+        before = [h for h in past[:-1] if h.fact.entity_id != last.fact.entity_id]
+        if before:
+            text += _before(before[-1])
+        return f"{text}. [{last.number}]", last.number
+    text = (
+        f"Nothing the table knows says who is {office} now; the last was {last.fact.entity_name}{_when(last)}"
+    )
+    return f"{text}. [{last.number}]", last.number
+
+
+def asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
+    """Return whether a question asks who holds a title and nothing more: "who is the High Steward"."""
+    head = typed[: len(typed) - len(title)]
+    return (
+        bool(title)
+        and list(typed[len(head) :]) == list(title)
+        and set(head) <= {"who", "whos", "is", "was", "the"}
+    )
+
+
+def office_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer to an office asked over time (see the module docstring), or None."""
+    if not any(f.offices for f in facts):
+        return None
+    asked = asked_office(question)
+    if asked is None:
+        typed = fold_words(question.replace("’", "'"))
+        return current_holder(typed, facts) if re.match(r"^\s*who\b", question.casefold()) else None
+    form, parts = asked
+    if form == "held":
+        return None  # the titles a person has held: `answer_titles`, beside those written with no span
+    if form in ("year", "event"):
+        return _in_time(form, parts, facts)
+    return _neighbour(form, parts, facts)
