@@ -25,6 +25,7 @@ from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
 from memory.knowledge.retrieval import Reads, Retriever, SearchConfig, preset
+from memory.knowledge.retrieval.answer_comparison import comparison
 from memory.knowledge.retrieval.answer_eras import (
     NO_TODAY,
     asked_era,
@@ -36,7 +37,7 @@ from memory.knowledge.retrieval.answer_meaning import MeaningReader, checked
 from memory.knowledge.retrieval.answer_months import NO_MONTHS
 from memory.knowledge.retrieval.answer_parts import parts_answered, second_of, two_parts
 from memory.knowledge.retrieval.answer_reasons import reasoned
-from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.eras import Opening
 from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval

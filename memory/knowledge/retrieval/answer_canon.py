@@ -22,7 +22,7 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, senten
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
 _WHERE = re.compile(
-    r"\b(?:took place at|took place in|(?:is|are) in|lives in|(?:is|are) at|(?:is|are) held at|(?:is|are) part of|"
+    r"\b(?:took place at|took place in|(?:is|are) in|lives in|lived in|(?:is|are) at|(?:is|are) held at|(?:is|are) part of|"
     r"is the seat of|happened at|happened in)\b"  # "are": a name of many ("The Tolling Bells are in Harl")
 )
 _WHEN = re.compile(

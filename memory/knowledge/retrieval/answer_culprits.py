@@ -27,7 +27,7 @@ from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asks_culprit, deed_of, does_deed
 
-__all__ = ["asks_culprit", "culprit_answer", "says_a_deed"]
+__all__ = ["asks_culprit", "culprit_answer", "deed_said", "says_a_deed"]
 
 #: Deeds of one kind: a sentence saying any of them says the deed asked by another ("fired" for "burned").
 _KINDS: tuple[frozenset[str], ...] = (
@@ -89,6 +89,13 @@ def _says(sentence: str, stems: frozenset[str]) -> re.Match[str] | None:
 def says_a_deed(sentence: str) -> bool:
     """Tell whether a sentence says a deed of any kind a culprit is asked of (set, started, poisoned, …)."""
     return _says(sentence, _ANY_KIND | {"caus", "order", "plot", "plan", "paid"}) is not None
+
+
+def deed_said(sentence: str, word: str) -> bool:
+    """Tell whether a sentence says the deed a question's word asks by another of its kind ("set" for "started"
+    a fire, "sold" for "betrayed"); a word of no deed's kind says nothing here."""
+    stems = _stems_of(word)
+    return len(stems) > 1 and _says(sentence, stems) is not None
 
 
 def _by_doer(sentence: str, stems: frozenset[str], event: CanonFact) -> bool:

@@ -4,16 +4,16 @@ A world bible names a thing in passing far more often than it says what the thin
 Gloam Gate." holds every word of "what is the Gloam Gate", and so the word step may quote it, though it says
 nothing of what the gate is. So, when the prose answers (the canon graph did not: a card's description outranks
 any sentence), two forms are read again over the sentences of the passages the asker may read:
-- "what is X", X a name (written with a capital in the bible): the sentence defining X answers ("X is …",
-  "X, a …, …", "… called X"); else one of which X is the subject ("X keeps a hall at …"); a sentence that only
-  mentions X is no answer, and with none but such, nothing is known of what X is (a passage headed by X is X's
-  own entry, "This spell …": the word step's answer from it stands);
+- "what is X" and the table's other forms of it ("what's a X", "define X", "what does X mean"): the sentence
+  defining X answers, else, X a name, one of which X is the subject, else nothing is known of what X is
+  (`answer_terms`);
 - "why did X …": a sentence naming what the question names and saying its other words (a verb in any of its
   forms: "left" for "leave") with a reason (because, since, so that, in order to, for fear of, after, to do
-  something); a sentence that says what was done without why is no answer, and with none, nothing is known of the
-  why.
-An answer must also hold the number or the name a question asks (`answer_holds`), and the GM asking by a secret
-name is told whose it is (`answer_secret`): `said_as_asked` applies all three.
+  something); a sentence that says what was done without why is no answer, nor one telling it as the reason or
+  the time of another deed ("founded after the old town drowned"), and with none, nothing is known of the why.
+An answer must also hold the number or the name a question asks (`answer_holds`), and the person, time, place
+or amount asked of a deed of the story (`answer_asked`), and the GM asking by a secret
+name is told whose it is (`answer_secret`): `said_as_asked` applies them all.
 Only what the asker may see reaches this module (the retriever filtered it), so a GM-only section answers the GM
 alone, and to a player the answer reads as of a world that never wrote it.
 """
@@ -26,16 +26,22 @@ from collections.abc import Sequence
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import nothing_known, numbered
+from memory.knowledge.retrieval.answer_asked import holds_kind
 from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_secret import told_secret
+from memory.knowledge.retrieval.answer_terms import (
+    asked_term,
+    defines,
+    defining,
+    of_subject,
+    term_named,
+    titled,
+    written_as_name,
+)
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sections_of, sentences
 
 __all__ = ["defined_answer", "gives_reason", "said_as_asked"]
 
-_WHAT_IS = re.compile(
-    r"^\s*(?:what|wat)(?:\s+(?:is|are|was|were)|'s|’s|s)\s+(?:(?:the|a|an)\s+)?(?P<x>[^?!.]+?)\s*[?!.]*\s*$",
-    re.IGNORECASE,
-)
 _WHY = re.compile(
     r"^\s*why\s+(?:do|does|did|is|are|was|were|would|has|have|had|can|could|will|should)\b", re.IGNORECASE
 )
@@ -86,86 +92,31 @@ def _quote(number: int, sentence: str) -> str:
 # ---- "what is X" --------------------------------------------------------------------------------------------
 
 
-def _asked_name(question: str) -> str | None:
-    """Return the X of "what is X" (its article left out), or None for another form."""
-    match = _WHAT_IS.match(question.replace("’", "'"))
-    if match is None:
-        return None
-    name = match["x"].strip()
-    words = name.split()
-    if not words or len(words) > 6 or any(w.casefold() in ("of", "for", "does", "do") for w in words[:1]):
-        return None
-    return name
-
-
-def _name_pattern(name: str) -> str:
-    words = [re.escape(w) for w in name.split()]
-    return r"(?:the\s+|a\s+|an\s+)?" + r"\s+".join(words) + r"(?:'s|’s)?"
-
-
-def _written_as_name(name: str, prose: Sequence[tuple[int, str]]) -> bool:
-    """Tell whether the bible writes X as a name: a word of it with its capital, where a sentence says it."""
-    pattern = re.compile(rf"\b{_name_pattern(name)}\b", re.IGNORECASE)
-    for _, sentence in prose:
-        for match in pattern.finditer(sentence):
-            words = [w for w in match.group(0).split() if w.casefold() not in _ARTICLES]
-            if any(w[:1].isupper() for w in words):
-                return True
-    return False
-
-
-def _titled(name: str, results: Sequence[LoreResult]) -> bool:
-    """Tell whether a passage found is X's own entry: a heading of it, or of a section inside it, names X."""
-    wanted = _unarticled(name)
-    for result in results:
-        headings = [*result.heading_path, *(h for h, _ in sections_of(result.text) if h)]
-        if any(_unarticled(h) == wanted for h in headings):
-            return True
-    return False
-
-
-def _unarticled(text: str) -> str:
-    return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
-
-
-def _defines(sentence: str, name: str) -> bool:
-    """Tell whether a sentence says what X is: "X is …", "X, a …, …", "… called X", "X (…)"."""
-    x = _name_pattern(name)
-    return bool(
-        re.match(
-            rf"^{x}\s*(?:,|\(|—|–|:|\s+(?:is|are|was|were|remains|means|stands\s+for)\b)", sentence, re.I
-        )
-        or re.search(rf"\b(?:called|named|known\s+as)\s+{x}\b", sentence, re.I)
-        or re.search(rf"\b{x}\s+(?:is|are|was|were)\s+(?:a|an|the|one)\b", sentence, re.I)
-    )
-
-
-def _of_subject(sentence: str, name: str) -> bool:
-    """Tell whether X is what a sentence is about: it opens the sentence ("The Order of the Lamp left …")."""
-    return bool(re.match(rf"^{_name_pattern(name)}\b", sentence, re.I))
-
-
 def _what_is(
     question: str, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
 ) -> ShortAnswer | None:
-    name = _asked_name(question)
-    if name is None:
+    term = asked_term(question)
+    if term is None:
         return None
-    prose = _prose(results, len(facts) + 1)
-    named = [(n, s) for n, s in prose if re.search(rf"\b{_name_pattern(name)}\b", s, re.I)]
-    if not named or not _written_as_name(name, named) or _titled(name, results):
-        # Not a name the bible writes (a rule's common words), or X has an entry of its own (a heading naming
-        # it: its sentences say "This spell …"): the word step's answer stands.
-        return None
+    name = term.name
+    named = [(n, s) for n, s in _prose(results, len(facts) + 1) if term_named(name, s)]
+    if not named or titled(name, results):
+        return None  # X has an entry of its own (a heading naming it: "This spell …"): the word step's answer stands
     quoted = _quoted(answer) if answer.known else []
-    if any(_defines(s, name) for s in quoted):
+    if any(defines(s, name) for s in quoted):
         return None
-    for test in (_defines, _of_subject):
-        if test is _of_subject and any(_of_subject(s, name) for s in quoted):
-            return None  # what is known of X, said of X: it stands when nothing defines X
-        found = [(n, s) for n, s in named if test(s, name)]
-        if found:
-            return _said(_quote(*found[0]), [found[0][0]], facts, results)
+    found = defining(name, named)
+    if found is not None:
+        return _said(_quote(*found), [found[0]], facts, results)
+    if not term.strict or not written_as_name(name, [s for _, s in named]):
+        return (
+            None  # a common word (a rule's) or "what does X do": only a definition takes the answer's place
+        )
+    if any(of_subject(s, name) for s in quoted):
+        return None  # what is known of X, said of X: it stands when nothing defines X
+    found = next(((n, s) for n, s in named if of_subject(s, name)), None)
+    if found is not None:
+        return _said(_quote(*found), [found[0]], facts, results)
     return _nothing(question, facts, results)  # only named in passing: nothing says what X is
 
 
@@ -175,6 +126,24 @@ def _what_is(
 def gives_reason(sentence: str) -> bool:
     """Tell whether a sentence says a reason (because, so that, after, to do something, …)."""
     return bool(_REASON.search(sentence))
+
+
+#: Words opening a clause that tells when or why something else was done ("founded *after* the town drowned").
+_SUBORDINATE = frozenset(
+    {"after", "because", "since", "before", "when", "once", "until", "as", "while", "lest"}
+)
+
+
+def _told_as_reason(sentence: str, asked: Sequence[str]) -> bool:
+    """Tell whether the deed asked is itself the reason or the time of another in the sentence: the clause saying
+    it opens with "after", "because", "when" … ("The fleet was founded after the old town drowned, so that …" is
+    no answer to "why did the old town drown")."""
+    for clause in re.split(r"[,;:—–]", sentence):
+        words = fold_words(clause)
+        at = next((i for i, w in enumerate(words) if any(has_word({w}, a) for a in asked)), None)
+        if at is not None:
+            return bool(set(words[:at]) & _SUBORDINATE)
+    return False
 
 
 def _about(sentence: str, names: Sequence[list[str]], asked: Sequence[str]) -> bool:
@@ -206,7 +175,7 @@ def _why(
     if any(gives_reason(s) and _about(s, names, asked) for s in quoted):
         return None
     for number, sentence in _prose(results, len(facts) + 1):
-        if gives_reason(sentence) and _about(sentence, names, asked):
+        if gives_reason(sentence) and _about(sentence, names, asked) and not _told_as_reason(sentence, asked):
             return _said(_quote(number, sentence), [number], facts, results)
     if not answer.known:
         return None
@@ -240,6 +209,8 @@ def said_as_asked(
         defined = defined_answer(question, facts, results, answer)
         if defined is not None:
             return defined
-    if not holds_asked(question, facts, results, answer):
+    if not holds_asked(question, facts, results, answer) or (
+        answer.mode == AnswerMode.EXTRACTIVE and not holds_kind(question, " ".join(_quoted(answer)))
+    ):
         return _nothing(question, facts, results)
     return told_secret(answer, facts)

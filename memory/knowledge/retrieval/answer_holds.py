@@ -37,7 +37,8 @@ _AMOUNT = re.compile(
     r"many|sole|only|lone|pair|couple|a|an)\b",
     re.IGNORECASE,
 )
-#: "a" and "an" count only before the noun counted ("a grey horse" is one horse; "a hall" is no count of steps).
+#: "a" and "an" count only before the noun counted ("a grey horse" is one horse; "a hall" is no count of steps),
+#: and never opening the sentence ("A wickwright is …" says what one is).
 _ARTICLE = frozenset({"a", "an"})
 #: Words counting people, which a book says otherwise ("how many ppl": "nine creatures").
 _PEOPLE = frozenset({"ppl", "people", "persons", "folk", "folks", "guys", "creatures", "men", "players"})
@@ -85,8 +86,11 @@ def _said(said: set[str], noun: str) -> bool:
 
 def _says_count(sentence: str, noun: str) -> bool:
     for match in _AMOUNT.finditer(sentence):
-        if match.group(0).casefold() not in _ARTICLE:
+        word = match.group(0).casefold()
+        if word not in _ARTICLE:
             return True
+        if word in _ARTICLE and not sentence[: match.start()].strip():
+            continue  # "A wickwright is a craftsman …": what one is, no count of them
         after = fold_words(sentence[match.end() :])[:3]  # "a dozen", "a grey horse"
         if any(has_word({w}, noun) for w in after):
             return True

@@ -4,7 +4,8 @@ A member named on the group and a person naming the group are one `MEMBER_OF` re
 so the group's card holds every member the asker may see, and only those: a GM-only member, or a membership the GM
 keeps to themself, is not on a player's card, is not named and is not counted. The answer names them all in one
 sentence ("Ysra Dunmore, Kell Varrow and Bram Tulley are members of the Ashen Corsairs of Morrow"), with their
-number when it is asked; a group with no member the asker may see reads as one canon names none of.
+number when it is asked (of its people: "how many boats are in the Heron Fleet" asks no member's count); a group
+with no member the asker may see reads as one canon names none of.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from canon.wording.relations import members_sentence, possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_told import told_sentence
-from memory.knowledge.retrieval.answer_words import sentences
+from memory.knowledge.retrieval.answer_words import fold_words, same_word, sentences
 
 __all__ = [
     "asks_members",
@@ -66,6 +67,83 @@ def _counted(group: CanonFact) -> str | None:
     return told_sentence(group.entity_name, text)
 
 
+#: What a count of a group's members counts: its people, by any of the table's words for them.
+_PEOPLE = frozenset(
+    {
+        *(
+            "people",
+            "persons",
+            "person",
+            "folk",
+            "folks",
+            "ppl",
+            "members",
+            "member",
+            "men",
+            "women",
+            "souls",
+        ),
+        *(
+            "guys",
+            "knights",
+            "soldiers",
+            "warriors",
+            "sailors",
+            "guards",
+            "agents",
+            "spies",
+            "priests",
+            "monks",
+        ),
+        *(
+            "mages",
+            "wizards",
+            "fighters",
+            "followers",
+            "brothers",
+            "sisters",
+            "recruits",
+            "mercenaries",
+            "crew",
+        ),
+        *(
+            "pirates",
+            "thieves",
+            "hunters",
+            "riders",
+            "witches",
+            "wardens",
+            "officers",
+            "nobles",
+            "lords",
+            "ladies",
+        ),
+        *(
+            "elders",
+            "children",
+            "kids",
+            "heroes",
+            "adventurers",
+            "cultists",
+            "acolytes",
+            "scholars",
+            "rangers",
+        ),
+        *("of", "are", "is", "were", "was", "belong", "serve"),
+    }
+)
+_COUNTED = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]+)")
+
+
+def _counts_people(question: str, group: CanonFact) -> bool:
+    """Tell whether "how many N …" of a group counts its people: N is a word for people, or a word of the group's
+    name ("how many corsairs are in the Ashen Corsairs"), or the question names none ("how many are in …")."""
+    counted = _COUNTED.match(question.casefold())
+    if counted is None or counted["noun"] in _PEOPLE:
+        return True
+    return any(same_word(counted["noun"], w) for w in fold_words(group.entity_name))
+
+
 def asks_members(question: str) -> bool:
     """Tell whether a question asks who the members of a group are, or how many there are."""
     folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split()) + " "
@@ -83,6 +161,8 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     number, group = found
     members = group.tied("MEMBER_OF")
     counting = bool(re.match(r"^\s*how\s+many\b", question.casefold()))
+    if counting and not _counts_people(question, group):
+        return None  # "how many boats are in the Heron Fleet": its members are no count of its boats
     if not members:
         counted = _counted(group) if counting else None
         if counted:  # "Some forty of the Lantern Watch keep the quay lamps lit": the description counts them

@@ -19,26 +19,26 @@
 7. a question that sets its scene before it asks ("fighting a rust monster ..., what happens to the sword") is
    answered by its asking clauses, of the passages the scene names, when its whole reading found nothing; a yes/no
    clause yes or no first (`answer_scene`).
-`comparison` answers each part of a comparison or two-part question and says both, with both citations, and
-which one is more when the values are numbers or dice.
+8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
+A comparison or a two-part question of fields is `answer_comparison`'s.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
-from memory.knowledge.fields import KIND
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
+from memory.knowledge.retrieval.answer_hidden import gm_reading
 from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_parts import parts_reply, two_parts
@@ -56,13 +56,10 @@ from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
-__all__ = ["comparison", "reply"]
+__all__ = ["reply"]
 
-_DICE = re.compile(r"^(\d+)d(\d+)(?:\s*([+-])\s*(\d+))?")
-_NUMBER = re.compile(r"^(\d[\d,]*(?:/\d+)?)")
 #: The passages a question may name past the best one (the second and the third).
 LOWER_READ = 3
-_LESS = re.compile(r"\b(?:less|lower|cheaper|shorter|lighter|slower|weaker|fewer|least)\b")
 
 
 #: The words of a yes/no question that the field's value must hold for a yes ("requires attunement").
@@ -78,15 +75,6 @@ def _yes_no(question: Question, hits: Sequence[FieldHit]) -> str | None:
     if word is None:
         return None
     return "Yes" if word in hits[0].field.value.casefold() else "No"
-
-
-def _from_fields(hits: Sequence[FieldHit], citations: list, verdict: str | None = None) -> ShortAnswer:  # type: ignore[type-arg]
-    cited = {h.number for h in hits}
-    text = " ".join(dict.fromkeys(h.sentence() for h in hits))
-    if verdict is not None:
-        text = f"{verdict}: {text}"
-    marked = [c.model_copy(update={"cited": c.number in cited}) for c in citations]
-    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
 
 
 def _nothing(question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> ShortAnswer:
@@ -117,6 +105,18 @@ def reply(
         return parts_reply(
             parts, facts, results, lambda p: reply(analyse(p, {}), facts, results, unknown, common, meaning)
         )
+    answer = _answered(question, facts, results, unknown, common, meaning)
+    return gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
+
+
+def _answered(
+    question: Question,
+    facts: Sequence[CanonFact],
+    results: Sequence[LoreResult],
+    unknown: Sequence[str],
+    common: Sequence[str],
+    meaning: Meaning | None,
+) -> ShortAnswer:
     graph = graph_answer(question.text, facts)
     told = prose_beside(question.text, graph[0] if graph else None, facts, results)
     if told is not None:
@@ -173,7 +173,7 @@ def _reply(
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
-        return namesake or _from_fields(hits, numbered(facts, results), _yes_no(question, hits))
+        return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
     only = None
     needs = None
     if question.fields and question.subject:
@@ -408,7 +408,7 @@ def _first(
         return None
     citations = numbered(facts, results)
     if found.fields:
-        return _from_fields(found.fields, citations)
+        return from_fields(found.fields, citations)
     said = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in found.sentences]
     text = " ".join(f"{s} [{found.number}]" for s in said)
     marked = [c.model_copy(update={"cited": c.number == found.number}) for c in citations]
@@ -427,62 +427,3 @@ def _of_passage(
     if said is None:
         said = compose(question.expanded, facts, results, _one(results[at]))
     return said if said.known else None
-
-
-def _amount(value: str) -> float | None:
-    """Return a value's size: a number, or a dice expression's average ("2d6" is 7)."""
-    value = value.strip()
-    dice = _DICE.match(value)
-    if dice:
-        count, sides = int(dice.group(1)), int(dice.group(2))
-        bonus = int(dice.group(4) or 0) * (-1 if dice.group(3) == "-" else 1)
-        return count * (sides + 1) / 2 + bonus
-    number = _NUMBER.match(value)
-    if number is None:
-        return None
-    text = number.group(1).replace(",", "")
-    if "/" in text:
-        top, bottom = text.split("/", 1)
-        return int(top) / int(bottom) if int(bottom) else None
-    return float(text)
-
-
-def comparison(
-    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]
-) -> ShortAnswer | None:
-    """Return the answer to each part of a comparison, and which is more, or None when a part is not found."""
-    citations = numbered(facts, results)
-    hits: list[FieldHit] = []
-    headings = {w for r in results for w in fold_words(" ".join(r.heading_path))}
-    for part in question.parts:
-        asked = Question(question.text, question.expanded, "field", question.fields, part)
-        found = field_answers(asked, results, len(facts) + 1)
-        # "a full suit of plate armor": the player's words before the name, in no heading, name nothing.
-        lead = next((i for i, w in enumerate(part) if any(akin(w, h) for h in headings)), 0)
-        if not found and lead:
-            # Only a name said whole ("plate armor" of Plate Armor; "dragon silk" names no Silk Cord).
-            rest = part[lead:]
-            found = [
-                h
-                for h in field_answers(replace(asked, subject=rest), results, len(facts) + 1)
-                if all(
-                    any(akin(w, r) for r in rest)
-                    for w in fold_words(h.field.subject.split(" › ")[-1])
-                    if w not in STOPWORDS
-                )
-            ]
-        if not found:
-            return None
-        hits += found
-    answer = _from_fields(hits, citations)
-    if len(question.fields) == 1 and len(hits) == 2:
-        amounts = [_amount(h.field.value) for h in hits]
-        if None not in amounts and amounts[0] != amounts[1]:
-            less = bool(_LESS.search(question.expanded.casefold()))
-            pick = min if less else max
-            chosen = hits[amounts.index(pick(amounts))]  # type: ignore[type-var]
-            label = "level" if chosen.field.label == KIND else chosen.field.label.casefold()
-            word = "lower" if less else "higher"
-            verdict = f"{chosen.field.subject.split(' › ')[-1]} has the {word} {label}."
-            answer = answer.model_copy(update={"text": f"{answer.text} {verdict}"})
-    return answer

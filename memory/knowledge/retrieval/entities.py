@@ -23,11 +23,12 @@ from canon.models import Entity, EntityCard, Viewer
 from canon.ontology import Ontology, base_ontology
 from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.statements import told_words
+from canon.wording.statements import for_a_card, told_words
 from memory import fulltext
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.card_sexes import with_sexes
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, the_fallen
 from memory.knowledge.retrieval.heads import heads_of
@@ -449,14 +450,14 @@ class EntityFinder:
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
         now = await story_date(session, steps, reader) if ranked else None
-        facts: list[CanonFact] = []
+        cards: list[tuple[EntityMatch, EntityCard]] = []
         for m in ranked:
             try:
-                card = await reader.card(m.entity_id, with_evidence=False)  # /lore words facts without it
+                cards.append((m, await reader.card(m.entity_id, with_evidence=False)))  # /lore: no evidence
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
-                continue
-            facts.append(_card_fact(card, m, reader.ontology, config, words, now, step))
+        sexed = await with_sexes(reader, [card for _, card in cards], words)  # an aunt, not "uncle or aunt"
+        facts = [_card_fact(card, m, reader.ontology, config, sexed, now, step) for m, card in cards]
         # A family is read only for a tie of kin asked, or a lineage named ("is Wystan of House Drevanne").
         if asks_kin(question) or any(f.entity_type == "Lineage" for f in facts):
             facts = await _with_kin(reader, facts, words)
@@ -498,6 +499,7 @@ def _card_fact(
     entity = card.entity
     offices = card_offices(card, words, today_key(now))
     state = card_state(card, ontology)
+    lived = for_a_card(words, card.state)  # a dead man "lived in" his town, as his card says
     return CanonFact(
         entity_id=entity.id,
         entity_name=entity.name,
@@ -506,7 +508,7 @@ def _card_fact(
         match_score=round(min(m.score, 100.0), 1),
         hidden=entity_hidden(entity),
         description=entity.description,
-        facts=tensed(card_facts(card, config.max_facts_per_entity, ontology, words), entity.name, offices),
+        facts=tensed(card_facts(card, config.max_facts_per_entity, ontology, lived), entity.name, offices),
         score=round(min(m.score, 100.0) / 100, 4),
         relations=card_relations(card, words),
         state=state,

@@ -87,5 +87,5 @@ def test_a_dead_man_lived_where_he_lived(cli: CliRunner) -> None:
 def test_a_status_the_gm_keeps_is_marked_on_the_gms_card(cli: CliRunner) -> None:
     gm, player = _card(cli, "Tobrin Vale", gm=True), _card(cli, "Tobrin Vale")
     assert "State: [gm only] Tobrin Vale is imprisoned" in gm, gm
-    assert "State: Tobrin Vale is alive (since 9 Silting, year 601 of the Sluice Age)" in player, player
+    assert "State:" not in player, player  # a hidden status is no state for a player, never a default "alive"
     assert "imprisoned" not in player and "gm only" not in player, player

@@ -6,7 +6,8 @@ from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.glossary import clean_term, expand, merged
 from memory.knowledge.question import KIND_LINE, analyse
-from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.answer_comparison import comparison
+from memory.knowledge.retrieval.answer_step import reply
 from tests.memory.knowledge.retrieval.test_answer import card, passage
 
 OWLBEAR = passage(

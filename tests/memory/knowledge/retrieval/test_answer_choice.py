@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer import compose
+from memory.knowledge.retrieval.answer_comparison import comparison
 from memory.knowledge.retrieval.answer_described import describes
 from memory.knowledge.retrieval.answer_first import from_first
-from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import same_word
 from tests.memory.knowledge.retrieval.test_answer import passage
 

@@ -9,8 +9,9 @@ from canon.storage import Database
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.question import KIND_LINE, analyse
 from memory.knowledge.retrieval.answer import compose, sentences
+from memory.knowledge.retrieval.answer_comparison import comparison
 from memory.knowledge.retrieval.answer_scope import narrowed, strange_words
-from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.answer_step import reply
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.memory.knowledge.retrieval.test_answer import passage
 from tests.memory.knowledge.test_fields import OWLBEAR, TROLL

@@ -10,9 +10,10 @@ from canon.storage import Database
 from memory.knowledge.fields import Field, read_fields
 from memory.knowledge.glossary import expand
 from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer_comparison import comparison
 from memory.knowledge.retrieval.answer_scope import off_subject
 from memory.knowledge.retrieval.answer_sentence import text_words
-from memory.knowledge.retrieval.answer_step import comparison, reply
+from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import key_words, same_word
 from memory.knowledge.retrieval.words import one_slip
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
