@@ -78,8 +78,7 @@ class Answerer:
         counts one more use. The question is read through `glossary` (when None, the campaign's as this viewer
         reads it: `glossary`) and searched in the books' words; a comparison's parts are searched each on its
         own. A question is a read: when the storage cannot take the record (the disk is full, the database is
-        read-only), the answer is given all the same, unsaved, and says why. `reads` (None: a new one) holds what
-        the question has read already: its parts' searches read the readable sources and the calendar once.
+        read-only), the answer is given all the same, unsaved, and says why. `reads`: read once (`Reads`).
         """
         question = " ".join(question.split())
         if not question:
