@@ -24,7 +24,7 @@ from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
-from memory.knowledge.retrieval import Retriever, SearchConfig, preset
+from memory.knowledge.retrieval import Reads, Retriever, SearchConfig, preset
 from memory.knowledge.retrieval.answer_comparison import comparison
 from memory.knowledge.retrieval.answer_eras import (
     NO_TODAY,
@@ -69,6 +69,7 @@ class Answerer:
         asker_id: int | None = None,
         glossary: Mapping[str, str] | None = None,
         knowing: Knowing | None = None,
+        reads: Reads | None = None,
     ) -> Answer:
         """Answer a lore question from the campaign's sources and canon graph, for a player or the GM.
 
@@ -77,7 +78,7 @@ class Answerer:
         counts one more use. The question is read through `glossary` (when None, the campaign's as this viewer
         reads it: `glossary`) and searched in the books' words; a comparison's parts are searched each on its
         own. A question is a read: when the storage cannot take the record (the disk is full, the database is
-        read-only), the answer is given all the same, unsaved, and says why.
+        read-only), the answer is given all the same, unsaved, and says why. `reads`: read once (`Reads`).
         """
         question = " ".join(question.split())
         if not question:
@@ -87,12 +88,12 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
+        reads = reads if reads is not None else Reads()
         read = await self.retriever.respelled(
-            campaign_id, spelled_out(question), viewer=viewer, knowing=knowing
+            campaign_id, spelled_out(question), viewer=viewer, knowing=knowing, reads=reads
         )
-        calendar = None  # read once, for the glossary and a question about the calendar
         if glossary is None:
-            calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
+            calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads)
             glossary = await self._glossary(campaign_id, calendar)
         asked = analyse(read, glossary)
         answer = await self.retriever.search(
@@ -103,17 +104,20 @@ class Answerer:
             config=search,
             knowing=knowing,
             subject=asked.subject if asked.of_entry else (),
+            reads=reads,
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
-            answer = await self._compared(answer, asked, viewer=viewer, config=search, knowing=knowing)
-        elif (
-            said := await self._of_calendar(answer, asked, glossary, calendar, viewer, knowing)
-        ) is not None:
+            answer = await self._compared(
+                answer, asked, viewer=viewer, config=search, knowing=knowing, reads=reads
+            )
+        elif (said := await self._of_calendar(answer, asked, glossary, reads, viewer, knowing)) is not None:
             answer = answer.model_copy(update={"reply": said})
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
-            each = await self._parts(campaign_id, parts, answer, viewer, limit, search, glossary, knowing)
+            each = await self._parts(
+                campaign_id, parts, answer, viewer, limit, search, glossary, knowing, reads
+            )
             answer = answer.model_copy(update=each)
         if answer.reply is None:
             if answer.trace.corrections:
@@ -144,14 +148,15 @@ class Answerer:
         config: SearchConfig,
         glossary: Mapping[str, str],
         knowing: Knowing | None,
+        reads: Reads,
     ) -> dict[str, object]:
         """Return the fields of the answer to a two-part question (`whole`: its search as one), each part searched
         and answered on its own: the second said of the first's answer where its pronoun agrees (`second_of`), a
         why-part answered by a reason or said unknown (`reasoned`)."""
-        first = await self._part(campaign_id, parts[0], viewer, limit, config, glossary, knowing)
+        first = await self._part(campaign_id, parts[0], viewer, limit, config, glossary, knowing, reads)
         told = first.reply.text if first.reply is not None else ""
         part = second_of(parts, told, [*first.canon_facts, *whole.canon_facts])
-        second = await self._part(campaign_id, part, viewer, limit, config, glossary, knowing)
+        second = await self._part(campaign_id, part, viewer, limit, config, glossary, knowing, reads)
         if second.reply is not None:  # "…, and why": a reason, or the reason not known
             why = reasoned(part, second.reply, second.canon_facts, second.results, parts[0])
             second = second.model_copy(update={"reply": why})
@@ -166,6 +171,7 @@ class Answerer:
         config: SearchConfig,
         glossary: Mapping[str, str],
         knowing: Knowing | None,
+        reads: Reads,
     ) -> Answer:
         """Return the answer to one part of a two-part question, searched on its own and not recorded."""
         return await self.ask(
@@ -177,6 +183,7 @@ class Answerer:
             record=False,
             glossary=glossary,
             knowing=knowing,
+            reads=reads,
         )
 
     async def _of_calendar(
@@ -184,15 +191,16 @@ class Answerer:
         answer: Answer,
         asked: Question,
         glossary: Mapping[str, str],
-        calendar: CampaignCalendar | None,
+        reads: Reads,
         viewer: Viewer,
         knowing: Knowing | None,
     ) -> ShortAnswer | None:
         """Return the answer to a question about the calendar the viewer may see (an era, today), or None."""
         if not asks_calendar(asked.text):
             return None
-        if calendar is None:
-            calendar = await self.retriever.calendar(answer.campaign_id, viewer=viewer, knowing=knowing)
+        calendar = await self.retriever.calendar(
+            answer.campaign_id, viewer=viewer, knowing=knowing, reads=reads
+        )
         # Today is the story's date as the viewer reads it: the latest dated scene's when later than the calendar's.
         now = await self.retriever.story_date(answer.campaign_id, viewer=viewer, knowing=knowing)
         calendar = calendar.model_copy(update={"today": now})
@@ -249,6 +257,7 @@ class Answerer:
         viewer: Viewer,
         config: SearchConfig,
         knowing: Knowing | None,
+        reads: Reads,
     ) -> Answer:
         """Search each part of a comparison on its own and answer both, or leave the answer to the usual steps."""
         results: list[LoreResult] = list(answer.results)
@@ -262,6 +271,7 @@ class Answerer:
                 config=config,
                 knowing=knowing,
                 subject=part,
+                reads=reads,
             )
             for result in found.results:
                 if result.chunk_id not in seen:

@@ -42,6 +42,6 @@ is labelled as not being fact (`LoreResult.is_fact`). How a question is searched
 from __future__ import annotations
 
 from memory.knowledge.retrieval.config import PRESETS, SearchConfig, preset
-from memory.knowledge.retrieval.retriever import Retriever
+from memory.knowledge.retrieval.retriever import Reads, Retriever
 
-__all__ = ["PRESETS", "Retriever", "SearchConfig", "preset"]
+__all__ = ["PRESETS", "Reads", "Retriever", "SearchConfig", "preset"]

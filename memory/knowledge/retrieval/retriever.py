@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -42,6 +43,19 @@ def _ms(start: float) -> float:
     return round((time.perf_counter() - start) * 1000, 2)
 
 
+_Readable = tuple[list[SourceLite], list[SourceLite], dict[int, SourceLite], frozenset[int], frozenset[int]]
+
+
+@dataclass
+class Reads:
+    """What one question reads once for all of its searches (a comparison's parts, a two-part question's): the
+    sources each viewer may read and the calendar as they see it. Made for one question and dropped with it,
+    never kept for the next: a source hidden or removed between two questions is left out of the second."""
+
+    readable: dict[tuple[int, Viewer], _Readable] = field(default_factory=dict)
+    calendars: dict[tuple[int, Viewer], CampaignCalendar] = field(default_factory=dict)
+
+
 class Retriever:
     """Answers questions from a campaign's knowledge; see `memory.knowledge.retrieval`."""
 
@@ -71,11 +85,12 @@ class Retriever:
         config: SearchConfig,
         knowing: Knowing | None = None,
         subject: Sequence[str] = (),
+        reads: Reads | None = None,
     ) -> Answer:
         """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`).
 
         `subject`: the words naming what a field is asked of ("zombie" in "zombie hp"): a section titled with them
-        is preferred (`SearchConfig.title_weight`).
+        is preferred (`SearchConfig.title_weight`). `reads`: what the question has read already (`Reads`).
         """
         timings: dict[str, float] = {}
         started = time.perf_counter()
@@ -85,7 +100,9 @@ class Retriever:
             campaign, steps = await self._campaign(session, campaign_id)
             # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
             # hidden ones, so they are kept out of the ancestor's vector collection too.
-            sources, after_fork, allowed, secret, unseen = await _readable(session, steps, viewer, knowing)
+            sources, after_fork, allowed, secret, unseen = await _readable(
+                session, campaign_id, steps, viewer, knowing, reads
+            )
             blocked = [s for s in sources if s.id not in allowed] + after_fork
             versions: dict[int, tuple[str, str]] = {}
             if config.mode != "lexical":
@@ -235,7 +252,13 @@ class Retriever:
             )
 
     async def respelled(
-        self, campaign_id: int, question: str, *, viewer: Viewer, knowing: Knowing | None = None
+        self,
+        campaign_id: int,
+        question: str,
+        *,
+        viewer: Viewer,
+        knowing: Knowing | None = None,
+        reads: Reads | None = None,
     ) -> str:
         """Return the question with its misspelt asking words read right ("marrid" as "married",
         `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), and its
@@ -246,7 +269,7 @@ class Retriever:
             return question
         async with self.db.session() as session:
             campaign, steps = await self._campaign(session, campaign_id)
-            _, _, allowed, _, unseen = await _readable(session, steps, viewer, knowing)
+            _, _, allowed, _, unseen = await _readable(session, campaign_id, steps, viewer, knowing, reads)
             reader = CanonReader(
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
@@ -259,15 +282,26 @@ class Retriever:
         return corrected(question, found)
 
     async def calendar(
-        self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
+        self,
+        campaign_id: int,
+        *,
+        viewer: Viewer,
+        knowing: Knowing | None = None,
+        reads: Reads | None = None,
     ) -> CampaignCalendar:
-        """Return the campaign's calendar as the viewer may see it: a GM-only era is no player's."""
+        """Return the campaign's calendar as the viewer may see it: a GM-only era is no player's (`reads`: read
+        once a question)."""
+        if reads is not None and (campaign_id, viewer) in reads.calendars:
+            return reads.calendars[campaign_id, viewer]
         async with self.db.session() as session:
             campaign, steps = await self._campaign(session, campaign_id)
             reader = CanonReader(
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
-            return await reader.calendar()
+            calendar = await reader.calendar()
+        if reads is not None:
+            reads.calendars[campaign_id, viewer] = calendar
+        return calendar
 
     async def story_date(
         self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
@@ -312,16 +346,27 @@ class Retriever:
 
 
 async def _readable(
-    session: AsyncSession, steps: list[LineageStep], viewer: Viewer, knowing: Knowing | None
-) -> tuple[list[SourceLite], list[SourceLite], dict[int, SourceLite], frozenset[int], frozenset[int]]:
+    session: AsyncSession,
+    campaign_id: int,
+    steps: list[LineageStep],
+    viewer: Viewer,
+    knowing: Knowing | None,
+    reads: Reads | None,
+) -> _Readable:
     """Return a lineage's sources, those a branch blocks (imported after its fork), those the viewer may read by
-    id, the chunks of their GM-only sections, and those of them the viewer may not read."""
+    id, the chunks of their GM-only sections, and those of them the viewer may not read (`reads`: read once a
+    question)."""
+    if reads is not None and (campaign_id, viewer) in reads.readable:
+        return reads.readable[campaign_id, viewer]
     sources, after_fork = await split_lineage_sources(session, steps)
     allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
     # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
     secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
     unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
-    return sources, after_fork, allowed, frozenset(secret), unseen
+    readable = sources, after_fork, allowed, frozenset(secret), unseen
+    if reads is not None:
+        reads.readable[campaign_id, viewer] = readable
+    return readable
 
 
 async def _entity_headings(
