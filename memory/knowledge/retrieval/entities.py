@@ -28,7 +28,7 @@ from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.card_sexes import with_sexes
 from memory.knowledge.retrieval.config import SearchConfig
-from memory.knowledge.retrieval.entity_cards import card_fact, with_kin
+from memory.knowledge.retrieval.entity_cards import card_fact, count_cards, with_kin
 from memory.knowledge.retrieval.entity_names import ARTICLES, Names, best_matches, name_parts
 from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, the_fallen
 from memory.knowledge.retrieval.heads import heads_of
@@ -155,7 +155,7 @@ class EntityFinder:
             return [], []
         counted = await of_type(reader, question)
         if counted is not None:
-            return counted(*counted), []
+            return count_cards(*counted), []
         # "What happened in year 212 of the Reign of Lamps?": the events of the year, not the era its words name.
         ranked = await in_a_year(reader, question) or best_matches(question, names, config)
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too

@@ -61,7 +61,7 @@ def card_facts(
 _COUNT_NAMED = 12
 
 
-def counted(word: str, entities: Sequence[Entity]) -> list[CanonFact]:
+def count_cards(word: str, entities: Sequence[Entity]) -> list[CanonFact]:
     """Return the entities a "How many factions are there?" counts as short cards saying so (no card read)."""
     return [
         CanonFact(
