@@ -139,7 +139,7 @@ def titled(name: str, results: Sequence[LoreResult]) -> bool:
 
 
 def defines(sentence: str, name: str) -> bool:
-    """Tell whether a sentence says what X is: "X is …", "X, a …, …", "X: …", "… called X", "X means …"."""
+    """Tell whether a sentence says what X is: "X is …", "X, a …, …", "X: …", "… called X", "X means …", "… is X"."""
     x = _pattern(name)
     return bool(
         re.match(
@@ -152,6 +152,8 @@ def defines(sentence: str, name: str) -> bool:
         or re.search(rf"\bcall(?:s)?\s+(?:[\w'’-]+\s+){{1,8}}?{x}\s*[.!]?$", sentence, re.IGNORECASE)
         or re.search(rf"(?<!\w){x}\s+(?:is|are|was|were)\s+(?:a|an|the|one)\b", sentence, re.IGNORECASE)
         or re.search(rf"(?<!\w){x}\s+(?:means|refers\s+to|stands\s+for)\b", sentence, re.IGNORECASE)
+        # "The longest night of the year, the 1st of Thaw, is the Night of Lamps.": X said last, after "is"
+        or re.search(rf"\s(?:is|are|was|were)\s+{x}\s*[.!]?$", sentence, re.IGNORECASE)
     )
 
 

@@ -43,3 +43,11 @@ def test_the_kind_asked_of_a_deed() -> None:
     assert not holds_kind("how far is the shore", "Seven stones stand on the shore.")
     assert holds_kind("how far is the shore", "The shore is a day's ride away.")
     assert holds_kind("what colour is the sky", "anything")  # asks none of these
+
+
+def test_a_sentence_ending_in_the_name_after_is_defines_it() -> None:
+    assert defines(
+        "The shortest day of the year, the 3rd of Frostwane, is the Feast of Nine Bells.",
+        "Feast of Nine Bells",
+    )
+    assert not defines("The bells ring louder than the Feast of Nine Bells.", "Feast of Nine Bells")
