@@ -41,6 +41,7 @@ from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_hidden import gm_reading
 from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
+from memory.knowledge.retrieval.answer_named_amount import amount_or_nothing
 from memory.knowledge.retrieval.answer_parts import parts_reply, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
 from memory.knowledge.retrieval.answer_scene import by_clauses
@@ -60,7 +61,6 @@ __all__ = ["reply"]
 
 #: The passages a question may name past the best one (the second and the third).
 LOWER_READ = 3
-
 
 #: The words of a yes/no question that the field's value must hold for a yes ("requires attunement").
 _YES_WORDS = ("attunement", "concentration")
@@ -180,7 +180,7 @@ def _reply(
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            return _first(question, facts, results, unknown) or _nothing(question, facts, results)
+            return _first(question, facts, results, unknown) or amount_or_nothing(question, facts, results)
         needs = _needs(question, results, unknown)
     if only is None:
         lower = _named_lower(question, results, unknown)
