@@ -184,6 +184,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
+    "money": ("coin", "coins", "currency", "coinage"),
 }
 
 _SPACE = re.compile(r"\s+")

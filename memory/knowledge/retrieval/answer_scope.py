@@ -77,6 +77,7 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     for result in results[:PASSAGES_READ]:
         seen |= set(fold_words(" ".join([*result.heading_path, result.text])))
     strange = [w for w in strange if not _misspelt(w, seen)]
+    strange = [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
     if strange and results and _names_first(question, strange, results[0]):
         return []  # "tasha's hideous laughter": the rest names the best passage's section
     return strange
