@@ -58,7 +58,9 @@ _HEADED = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s*(?P<rest>\S.*)$")
 #: "where was Bran born" → its auxiliary and what follows, for a bare "and when".
 _AUX = re.compile(rf"^\s*{_ASKING}\s+(?P<aux>was|were|is|are|did|does|do)\s+(?P<rest>.+)$", re.IGNORECASE)
 #: "who founded the Wickmen" → the deed and what it was done to, for a bare "and when" ("when was … founded").
-_DEED = re.compile(r"^\s*who\s+(?P<verb>\w+ed|built|made|wrote|won|began|dug|cast|set\s+up)\s+(?P<rest>.+)$", re.I)
+_DEED = re.compile(
+    r"^\s*who\s+(?P<verb>\w+ed|built|made|wrote|won|began|dug|cast|set\s+up)\s+(?P<rest>.+)$", re.I
+)
 _MARRIAGE = re.compile(r"\b(?:marry|wed|married|wedded)\b", re.IGNORECASE)
 
 
