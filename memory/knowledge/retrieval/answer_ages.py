@@ -201,6 +201,15 @@ def _unborn(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     return f"{text}. [{number}]", number
 
 
+def _named_unborn(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return that canon does not say when the person the question names was born (as for a birth hidden from
+    the asker), or None when it names no person by a name of theirs."""
+    for number, fact in enumerate(facts, 1):
+        if fact.entity_type in _PEOPLE and not _by_asking(fact) and not _lived(fact):
+            return f"Nothing the table knows says when {fact.entity_name} was born. [{number}]", number
+    return None
+
+
 def fold_first(question: str, a: CanonFact, b: CanonFact) -> CanonFact:
     """Return the one of two people the question names first ("Is Idris older than Nell?": Idris)."""
     folded = question.casefold()
@@ -219,6 +228,10 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     lived = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
     named = [(n, f) for n, f in lived if not _by_asking(f)]
     people = named or lived
+    if not named and not _OLDER.search(folded) and _HOW_OLD.search(folded):
+        unborn = _named_unborn(facts)
+        if unborn is not None:
+            return unborn  # the one named has no birth a reader may see: never the age of one "old" found
     if _OLDER.search(folded):
         return _older(question, people) or older_by_age(question, facts) or _unborn(facts)
     if not people:
