@@ -87,3 +87,14 @@ def test_a_sentence_both_parts_say_is_said_once() -> None:
     assert joined([first, second]).text == (
         "Bertil Amsel died in 300. Bertil Amsel's cause of death was the ague. [1]"
     )
+
+
+def test_where_a_group_operates_from_asks_its_seat() -> None:
+    from memory.knowledge.answer_models import Relation
+    from memory.knowledge.retrieval.answer_graph import graph_answer
+
+    wickmen = _faction("The Wickmen", "Wickmen")
+    wickmen.relations.append(Relation(subject="The Mossy Cellar", predicate="SEAT_OF", object="The Wickmen"))
+    for question in ("where do the Wickmen operate from?", "where does the Wickmen work out of"):
+        found = graph_answer(question, [wickmen])
+        assert found is not None and "Mossy Cellar" in found[0], question
