@@ -19,6 +19,7 @@ from canon.wording import names_in_prose, opening, relation_sentence
 from canon.wording.counts import in_words, listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_event_told import event_era, event_told, shared_event
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
 from memory.knowledge.retrieval.places import found_around
@@ -167,12 +168,14 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             ]
             if told:
                 return " ".join(told), dated[0][0]
-        return _at_places(facts) if asks_what else None
+        named = [(n, f, _took_place(f)) for n, f in enumerate(facts, 1) if is_event(f)]
+        told_of = event_told(question, facts, named) if asks_what else None
+        return told_of or (_at_places(facts) if asks_what else None)
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
     if re.match(r"^\s*(?:when|where)\b", folded):
-        return _which_of(facts) or _ended(question, facts)
-    return None
+        return _which_of(facts) or _ended(question, facts) or shared_event(question, facts)
+    return event_era(question, facts)
 
 
 def _which_of(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
