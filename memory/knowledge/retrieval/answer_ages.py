@@ -202,11 +202,11 @@ def _unborn(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
 
 
 def _named_unborn(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return that canon does not say when the person the question names was born (as for a birth hidden from
-    the asker), or None when it names no person by a name of theirs."""
+    """Return that canon does not say how old the person the question names is (by the name asked), when the
+    asker may see no birth of theirs (as for a birth hidden from them); None when it names no such person."""
     for number, fact in enumerate(facts, 1):
         if fact.entity_type in _PEOPLE and not _by_asking(fact) and not _lived(fact):
-            return f"Nothing the table knows says when {fact.entity_name} was born. [{number}]", number
+            return f"Nothing the table knows says how old {fact.matched} is. [{number}]", number
     return None
 
 

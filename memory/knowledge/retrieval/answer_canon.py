@@ -136,7 +136,17 @@ def _named(fact: CanonFact, question: str) -> bool:
     from memory.knowledge.retrieval.answer_words import key_words
 
     keys = set(key_words(question))
-    return all(has_word(named, w) for w in rest if w in keys)
+    # "when did old Doge Aurel die", "the late Bertil": a word of age or of a life ended before a name names no one.
+    kept = [
+        w
+        for w, after in zip(rest, [*rest[1:], ""], strict=True)
+        if not (w in _EPITHETS and w not in named and after and has_word(named, after))
+    ]
+    return all(has_word(named, w) for w in kept if w in keys)
+
+
+#: Words said before a name of its bearer's age or end, naming no one ("old Aurel", "the late Bertil").
+_EPITHETS = frozenset({"old", "late", "young", "elder", "dead", "poor"})
 
 
 def _title_words(line: str) -> list[str]:

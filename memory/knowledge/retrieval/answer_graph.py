@@ -50,6 +50,7 @@ from memory.knowledge.retrieval.answer_offices import office_answer
 from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
+from memory.knowledge.retrieval.answer_present import present_first
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_ties import ties_answer
@@ -217,11 +218,10 @@ def _in_name(word: str, facts: Sequence[CanonFact]) -> bool:
 
 
 def _by_form(question: str, facts: Sequence[CanonFact]) -> list[int]:
-    """Return the facts' numbers in the order the question's form asks them: a who-question a person or a
-    group before an event named after one ("who is Tamsin": Tamsin Vaske, not the Investiture of Tamsin); a
-    when- or what-happened question an event first."""
-    folded = question.casefold()
-    numbers = list(range(1, len(facts) + 1))
+    """Return the facts' numbers in the order the question's form asks them (a title's holder now first): a
+    who-question a person or a group before an event named after one ("who is Tamsin": not the Investiture of
+    Tamsin); a when- or what-happened question an event first."""
+    folded, numbers = question.casefold(), present_first(question, facts)
     if re.match(r"^\s*(?:who|is|was|does|did|how old)\b", folded) or re.search(
         r"\b(?:born|die|died)\b", folded
     ):

@@ -49,7 +49,7 @@ ASKED: tuple[Kept, ...] = (
     Kept(
         re.compile(
             r"\b(?:based|base|headquarters|hq|seat|meet|meets|gather|gathers|headquartered|stronghold|hideout"
-            r"|lair)\b"
+            r"|lair|(?:operates?|works?|runs?)\s+(?:from|out\s+of))\b"
         ),
         (("SEAT_OF", False), ("HOMELAND_OF", False), ("INHABITS", True), ("LOCATED_IN", True)),
         re.compile(r"seat|headquarters|hq|base|meeting place|stronghold|hideout|lair"),

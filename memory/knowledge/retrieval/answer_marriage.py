@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from canon.wording.relations import relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_born_wed import born_by_marriage
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_kin import people_named
 from memory.knowledge.retrieval.kin import MARRIAGE
@@ -24,6 +25,9 @@ __all__ = ["marriage_answer"]
 def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or whom someone married ("who
     did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
+    born = born_by_marriage(question, facts)  # "was Ilse born before her parents married": two dates
+    if born is not None:
+        return born
     if _WHOM.match(question):
         return _whom(question, facts)
     if _IS_MARRIED.match(question) or _MARRIED_TO.match(question):

@@ -40,20 +40,27 @@ from memory.knowledge.retrieval.answer_words import fold_words
 __all__ = ["joined", "parts_answered", "parts_reply", "second_of", "two_parts"]
 
 _ASKING = r"(?:when|where|who|whom|whose|how|what|why|which|did|does|do|was|were|is|are)"
+#: "… and by whom", "… and from where": an asking word after a preposition asks too.
+_BY = r"(?:(?:by|with|from|for|to)\s+)?"
 _TWO = re.compile(
-    rf"^\s*(?P<a>{_ASKING}\b.+?)\s*,?\s+and(?:\s+also)?\s+(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$", re.IGNORECASE
+    rf"^\s*(?P<a>{_ASKING}\b.+?)\s*,?\s+and(?:\s+also)?\s+(?P<b>{_BY}{_ASKING}\b.*?)\s*[?.!]*\s*$",
+    re.IGNORECASE,
 )
 #: "who leads the Wardens, where are they based": two parts a comma joins, the first a question as it stands
 #: (an asking word before its verb), never a clause that sets a scene ("when a troll heals, what stops it").
 _COMMA = re.compile(
     rf"^\s*(?P<a>(?:(?:who|what|which)\s+\w+|{_ASKING}\s+(?:is|was|are|were|did|does|do|has|had))\b[^,]+?)"
-    rf"\s*[,;]\s*(?:and\s+)?(?:also\s+)?(?P<b>{_ASKING}\b.*?)\s*[?.!]*\s*$",
+    rf"\s*[,;]\s*(?:and\s+)?(?:also\s+)?(?P<b>{_BY}{_ASKING}\b.*?)\s*[?.!]*\s*$",
     re.IGNORECASE,
 )
 #: "Ysolt Barra: alive or dead, and where is she now?": whom the parts ask of, before a colon.
 _HEADED = re.compile(r"^\s*(?P<name>[^:?]{2,60}?)\s*:\s*(?P<rest>\S.*)$")
 #: "where was Bran born" → its auxiliary and what follows, for a bare "and when".
 _AUX = re.compile(rf"^\s*{_ASKING}\s+(?P<aux>was|were|is|are|did|does|do)\s+(?P<rest>.+)$", re.IGNORECASE)
+#: "who founded the Wickmen" → the deed and what it was done to, for a bare "and when" ("when was … founded").
+_DEED = re.compile(
+    r"^\s*who\s+(?P<verb>\w+ed|built|made|wrote|won|began|dug|cast|set\s+up)\s+(?P<rest>.+)$", re.I
+)
 _MARRIAGE = re.compile(r"\b(?:marry|wed|married|wedded)\b", re.IGNORECASE)
 
 
@@ -94,7 +101,7 @@ def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | No
     if found is None:
         return None
     first, second = found["a"], found["b"]
-    bare = re.fullmatch(_ASKING, second, re.IGNORECASE) is not None
+    bare = re.fullmatch(_BY + _ASKING, second, re.IGNORECASE) is not None
     if bare and _MARRIAGE.search(first):
         return None  # "who did X marry and when": one question (`answer_kin`)
     named = _named(first, facts, second)
@@ -102,11 +109,13 @@ def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | No
         return None
     name = in_prose(named.entity_name, named.entity_type if is_event(named) else None)
     if bare:
-        aux = _AUX.match(first)
+        aux, deed = _AUX.match(first), _DEED.match(first)
         if is_event(named):
             second = f"{second} was {name}"
         elif aux is not None:
             second = f"{second} {aux['aux']} {aux['rest']}"
+        elif deed is not None:
+            second = f"{second} was {deed['rest']} {deed['verb']}"
         else:
             return None
     elif PERSONAL.search(second) and asks_of_another(first):
@@ -145,7 +154,13 @@ def _sentences(text: str) -> list[str]:
 
 def _unsaid(text: str, said: set[str]) -> str:
     """Return an answer's text without the unmarked sentences said before ("X is imprisoned." twice)."""
-    kept = [s for s in re.split(r"(?<=[.!?])\s+(?!\[)", text) if s.strip() not in said]
+    kept: list[str] = []
+    for sentence in re.split(r"(?<=[.!?])\s+(?!\[)", text):
+        mark = re.search(r"\s*\[\d+\]$", sentence.strip())
+        if re.sub(r"\s*\[\d+\]$", "", sentence.strip()) not in said:
+            kept.append(sentence)
+        elif mark and kept and not re.search(r"\[\d+\]$", kept[-1]):
+            kept[-1] += mark[0]  # the sentence said before goes; its source's mark stays
     return " ".join(kept) or text
 
 

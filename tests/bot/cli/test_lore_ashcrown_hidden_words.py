@@ -41,8 +41,9 @@ events:
     location: ashcrown
     description: The marsh rose over the lower town. The Sunken Reign's drowned bells rang under the water.
 """
-#: What no player may read: the era's name, its abbreviation, its key, the years dated in it.
-LEAK = re.compile(r"sunken|\bSR\b|\b5[27]\b|hidden|secret", re.IGNORECASE)
+#: What no player may read: the era's name, its abbreviation, its key, the years dated in it ("year 52", "the
+#: 52nd year"; a bare 52 or 57 is no leak: an id, or the seconds of a timestamp the JSON carries, may read so).
+LEAK = re.compile(r"sunken|\bSR\b|\byear 5[27]\b|\b5[27](?:st|nd|rd|th)\b|hidden|secret", re.IGNORECASE)
 
 
 def _world(cli: CliRunner, tmp_path: Path) -> None:
