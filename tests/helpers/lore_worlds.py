@@ -72,14 +72,24 @@ def import_with_bible(campaign: str, world: Path, files: Sequence[str]) -> CliRu
     return runner
 
 
+def public_written(files: Mapping[str, str]) -> dict[str, str]:
+    """Return a world spelled out in a test without its lines the GM keeps (marked "# secret"): what a player's
+    answers must read like (`import_written` imports it)."""
+    return {name: _unmarked(text) for name, text in files.items()}
+
+
+def _unmarked(text: str) -> str:
+    """Return YAML text without its lines marked "# secret"."""
+    return "\n".join(line for line in text.splitlines() if not line.rstrip().endswith("# secret")) + "\n"
+
+
 def public_copy(world: Path, files: Sequence[str], folder: Path) -> Path:
     """Return a copy of a world with nothing only the GM may read (its YAML lines marked "# secret" and its
     bible's "(GM only)" sections out): what a player's answers must read like."""
     folder.mkdir()
     for name in (*files, "calendar"):
-        lines = (world / f"{name}.yaml").read_text(encoding="utf-8").splitlines()
-        kept = [line for line in lines if not line.rstrip().endswith("# secret")]
-        (folder / f"{name}.yaml").write_text("\n".join(kept) + "\n", encoding="utf-8")
+        text = (world / f"{name}.yaml").read_text(encoding="utf-8")
+        (folder / f"{name}.yaml").write_text(_unmarked(text), encoding="utf-8")
     bible = (world / "bible.md").read_text(encoding="utf-8")
     public = re.sub(r"(?ms)^## [^\n]*\(GM only\)\n.*?(?=^## |\Z)", "", bible)
     assert "(GM only)" in bible and "(GM only)" not in public

@@ -20,7 +20,7 @@ from canon.models import Viewer
 from canon.render.from_graph import family_tree_of
 from memory.scene_service import SceneService
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import ask_world, import_written, public_written
 
 CAMPAIGN, PUBLIC = "drevanne", "drevanne_public"
 FILES = {
@@ -110,18 +110,10 @@ characters:
 }
 
 
-def _public(files: dict[str, str]) -> dict[str, str]:
-    """Return the world without its lines marked "# secret": what a player's answers must read like."""
-    return {
-        name: "\n".join(line for line in text.splitlines() if not line.rstrip().endswith("# secret")) + "\n"
-        for name, text in files.items()
-    }
-
-
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with the world imported, and its copy without the GM's secret."""
-    import_written(PUBLIC, tmp_path / "public", _public(FILES))
+    import_written(PUBLIC, tmp_path / "public", public_written(FILES))
     return import_written(CAMPAIGN, tmp_path / "drevanne", FILES)
 
 

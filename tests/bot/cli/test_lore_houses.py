@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from bot.cli.main import app
 from canon.structured import load_lore_file
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import ask_world, import_written, public_written
 
 CAMPAIGN = "ferrow"
 FILES = {
@@ -85,18 +85,10 @@ QUESTIONS = [
 ]
 
 
-def _public(files: dict[str, str]) -> dict[str, str]:
-    """Return the world without the lines the GM keeps (marked "# secret"): what a player must read alike."""
-    return {
-        name: "\n".join(line for line in text.splitlines() if not line.rstrip().endswith("# secret"))
-        for name, text in files.items()
-    }
-
-
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with House Quillon's world imported, and its copy without the secrets."""
-    import_written(f"{CAMPAIGN}-public", tmp_path / "public", _public(FILES))
+    import_written(f"{CAMPAIGN}-public", tmp_path / "public", public_written(FILES))
     return import_written(CAMPAIGN, tmp_path / CAMPAIGN, FILES)
 
 
