@@ -34,7 +34,8 @@ from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
 
 if TYPE_CHECKING:
-    from memory.knowledge.models import Answer, ImportReport, SourceInfo
+    from memory.knowledge.models import Answer
+    from memory.knowledge.source_models import ImportReport, SourceInfo
 
 #: The search presets' names (`memory.knowledge.retrieval.PRESETS`, which a test keeps in step), named here so
 #: that the help screen does not load the search.
@@ -155,7 +156,7 @@ async def _ingest_all(
     then the YAML files together."""
     from bot.cli.calendar_files import is_calendar_file, restore_calendar, set_calendars
     from memory.knowledge.files import expand_paths
-    from memory.knowledge.models import ImportFailure
+    from memory.knowledge.source_models import ImportFailure
 
     files = expand_paths(text_paths) if text_paths else []
     if not files and not yaml_files and not dialogues:

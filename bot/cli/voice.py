@@ -62,7 +62,7 @@ def _describe(report: dict[str, Any]) -> str:
 
 async def extract_imported(services: Any, campaign: Any, report: Any, failed: list[Any]) -> dict[str, Any]:
     """Extract proposals from a freshly imported source; a failure is added to `failed` (never raised)."""
-    from memory.knowledge.models import ImportFailure, ImportOutcome
+    from memory.knowledge.source_models import ImportFailure, ImportOutcome
 
     if report.outcome == ImportOutcome.DUPLICATE:
         return {}

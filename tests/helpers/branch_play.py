@@ -19,7 +19,7 @@ from canon.proposals import (
     Ref,
 )
 from config.settings import Settings
-from memory.knowledge.models import ImportReport
+from memory.knowledge.source_models import ImportReport
 from memory.scenes import Actor, SceneStatus, SpeakerKind
 from memory.turn_log import IncomingMessage
 
