@@ -21,6 +21,7 @@ class Validator(Protocol):
 
     example_name: str | None
     positions: dict[Loc, Node]
+    labels: dict[Loc, str]
     secret_items: set[Loc]
     item_dates: dict[Loc, WorldDate]
 
@@ -142,6 +143,7 @@ def _read_span(validator: Validator, given: dict[str, Node], loc: Loc) -> bool:
         node = given.get(key)
         if isinstance(node, Scalar):
             validator.positions[(*loc, field)] = node
+            validator.labels[(*loc, field)] = f'"{key}"'
             data[field] = node.value
     read = validator.validate(_Span, data, loc)
     if read is None:

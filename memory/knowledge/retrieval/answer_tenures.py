@@ -22,6 +22,7 @@ from rapidfuzz import fuzz
 
 from canon.wording import in_prose, relation_sentence, title_phrase
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_offices import office_answer
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.offices import bare_title, last_key
@@ -187,8 +188,8 @@ class _Held:
         if term.title:
             said = f"{term.holder} {'is' if now else 'was'} {title_phrase(term.title)}"
         else:
-            verbs = _VERBS[self.predicate]
-            said = f"{term.holder} {verbs[0] if now else verbs[1]} {in_prose(self.name)}"
+            past = f"{term.holder} {_VERBS[self.predicate][1]} {in_prose(self.name)}"
+            said = relation_sentence(self.predicate, term.holder, self.name) if now else past
         return f"{said} ({term.span})" if span and term.span else said
 
     def past(self) -> str:
@@ -213,7 +214,8 @@ def _target(question: str, facts: Sequence[CanonFact]) -> tuple[_Held, int] | No
         elif terms and fact.entity_type not in ("Faction", "Lineage", "Item"):
             predicate = "RULES"
         if any(t.start is not None or t.end is not None for t in terms):
-            said = relation_sentence("SEAT_OF", fact.entity_name, seat[0].entity_name) if seat else ""
+            seats = fact.tied("SEAT_OF", to_me=False)
+            said = relation_sentence("SEAT_OF", fact.entity_name, seats[0]) if seats else ""
             return _Held(fact.entity_name, predicate, terms, said if predicate == "RULES" else ""), number
     return None
 
@@ -315,7 +317,7 @@ def _how_long(held: _Held, who: str) -> tuple[str, int]:
 
 def _current(held: _Held, folded: str) -> tuple[str, int] | None:
     """Return who holds it today, with the one before; or that no one the table knows does, with the last."""
-    now = [t for t in held.terms if t.current]
+    now = sorted((t for t in held.terms if t.current), key=lambda t: (t.start is not None, t.start or 0))
     over = sorted((t for t in held.terms if t.ended), key=lambda t: t.end or t.start or 0)
     if now:
         first = now[-1]
@@ -343,11 +345,15 @@ def _current(held: _Held, folded: str) -> tuple[str, int] | None:
 
 
 def _all(held: _Held) -> tuple[str, int]:
-    """Return everyone who held it, one after another."""
-    first, rest = held.terms[0], held.terms[1:]
+    """Return everyone who held it, one after another; those canon gives no dates after, as such."""
+    dated = [t for t in held.terms if t.start is not None or t.end is not None]
+    first = dated[0]
     said = held.clause(first, now=first.current)
-    for t in rest:
+    for t in dated[1:]:
         said += f", then {t.holder}" + (f" ({t.span})" if t.span else "")
+    undated = [t.holder for t in held.terms if t not in dated]
+    if undated:
+        said += f"; {names_list(undated)} also {held.past()}, when is not known"
     return f"{said}. [{first.number}]", first.number
 
 
@@ -376,7 +382,7 @@ def tenure_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         ) + f". [{first.number}]", first.number
     if _ALL.search(folded):
         return _all(held)
-    return _current(held, folded)
+    return _current(held, folded) if len(held.terms) > 1 else None  # one holder: the graph's tie says it
 
 
 def held_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
