@@ -121,7 +121,9 @@ class Vocabulary:
         for known, single in self._doubled.get(word[0], ()):
             if abs(len(single) - len(typed)) > 1:
                 continue
-            if single != typed and (OSA.distance(typed, single, score_cutoff=1) > 1 or not fits(typed, single)):
+            if single != typed and (
+                OSA.distance(typed, single, score_cutoff=1) > 1 or not fits(typed, single)
+            ):
                 continue
             key = (int(single != typed), -self.frequencies[known], known)
             if best is None or key < best:

@@ -53,7 +53,9 @@ def test_a_doubled_letter_typed_single_is_no_slip_of_its_own() -> None:
     assert vocabulary.closest("xyzzyx", fits=_slip_in_text) is None
 
 
-async def test_a_question_with_a_doubled_letter_typed_single_is_answered(db: Database, tmp_path: Path) -> None:
+async def test_a_question_with_a_doubled_letter_typed_single_is_answered(
+    db: Database, tmp_path: Path
+) -> None:
     service = knowledge_service(db, tmp_path, semantic=False)
     campaign = await new_campaign(db, "Hollow Hours")
     await service.import_bytes(campaign, "hollow.md", HOLLOW_HOURS.encode())
