@@ -196,7 +196,9 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / CAMPAIGN, FILES)
 
 
-def _asked(cli: CliRunner, tmp_path: Path, questions: list[str], campaign: str = CAMPAIGN, *, gm: bool = False):
+def _asked(
+    cli: CliRunner, tmp_path: Path, questions: list[str], campaign: str = CAMPAIGN, *, gm: bool = False
+):
     return ask_world(cli, tmp_path, campaign, questions, gm=gm, citations=False)
 
 
@@ -223,9 +225,10 @@ def test_typos_unknown_and_gm_only_names(cli: CliRunner, tmp_path: Path) -> None
     ]
     said = _asked(cli, tmp_path, questions)
     assert said["who are Merit's half-siblings?"] == HALVES["who are Merrit's half-siblings?"]
-    assert "full brother" not in said["is Rook Merrit's full brothr?"] or "half-brother" in said[
-        "is Rook Merrit's full brothr?"
-    ]
+    assert (
+        "full brother" not in said["is Rook Merrit's full brothr?"]
+        or "half-brother" in said["is Rook Merrit's full brothr?"]
+    )
     # A GM-only name reads to a player as a name nobody knows.
     for hidden, unknown in ((2, 3), (4, 5)):
         assert said[questions[hidden]].replace("Sable Quenn", "X") == said[questions[unknown]].replace(
