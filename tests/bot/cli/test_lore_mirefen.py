@@ -53,6 +53,9 @@ characters:
   - name: Lune Penhallow
     sex: female
     home: Corbel Weir
+  - name: Orrin Vale
+    sex: male
+    description: Steward of the Corbel Weir mills.
 ---
 locations:
   - name: Corbel Weir
@@ -105,6 +108,14 @@ Marsh-wights haunt the pools below Sallow Stair and drown travellers who stray f
 ## The Tallow Riot (GM only)
 
 The Tallow Riot ended when the guild hanged its own candle-master to buy peace.
+
+## What Lune Hides (GM only)
+
+Lune Penhallow is dying of the grey cough, and hides it from her mother.
+
+## The Steward (GM only)
+
+Orrin Vale sells the guild's ledgers to the river-lords.
 
 ## The Dry Downs (GM only)
 
@@ -185,6 +196,25 @@ def test_beasts_and_results_read_from_canon_and_prose(cli: CliRunner, tmp_path: 
     assert gm["how did the Tallow Riot end?"] == (
         "The Tallow Riot ended when the guild hanged its own candle-master to buy peace."
     )
+
+
+#: Asked of GM-only prose in other words than the question's: the GM reads it, a player never.
+OTHER_WORDS = {
+    "is Lune sick?": "Lune Penhallow is dying of the grey cough, and hides it from her mother.",
+    "is Lune Penhallow ill?": "Lune Penhallow is dying of the grey cough, and hides it from her mother.",
+    "is Orrin Vale a traitor?": "Orrin Vale sells the guild's ledgers to the river-lords.",
+}
+
+
+def test_the_gm_reads_a_secret_said_in_other_words_and_a_player_never(cli: CliRunner, tmp_path: Path) -> None:
+    questions = [*OTHER_WORDS, "is Lune tall?", "is Lune mad?"]
+    gm = ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=True)
+    assert {q: gm[q] for q in OTHER_WORDS} == OTHER_WORDS
+    # A state of no family the secret's words say is not answered by it.
+    assert "cough" not in gm["is Lune tall?"] and "cough" not in gm["is Lune mad?"], gm
+    player = ask_unmarked(cli, tmp_path, CAMPAIGN, questions)
+    assert player == ask_unmarked(cli, tmp_path, f"{CAMPAIGN}-public", questions)
+    assert not any(w in a for a in player.values() for w in ("cough", "ledgers", "dying")), player
 
 
 def test_typos_unknown_and_gm_only_names(cli: CliRunner, tmp_path: Path) -> None:
