@@ -225,10 +225,7 @@ def test_typos_unknown_and_gm_only_names(cli: CliRunner, tmp_path: Path) -> None
     ]
     said = _asked(cli, tmp_path, questions)
     assert said["who are Merit's half-siblings?"] == HALVES["who are Merrit's half-siblings?"]
-    assert (
-        "full brother" not in said["is Rook Merrit's full brothr?"]
-        or "half-brother" in said["is Rook Merrit's full brothr?"]
-    )
+    assert said["is Rook Merrit's full brothr?"] == HALVES["is Rook Merrit's full brother?"]
     # A GM-only name reads to a player as a name nobody knows.
     for hidden, unknown in ((2, 3), (4, 5)):
         assert said[questions[hidden]].replace("Sable Quenn", "X") == said[questions[unknown]].replace(
