@@ -44,6 +44,11 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   over all sixteen files and sections other sets pass by (diseases, crafting, deities' tables, rarely asked items),
   as players type (fragments, chatty context first, a character's situation, comparisons, two-step questions, a
   thing described without its name, typos, numbers in words). Tuning material (`--misses` prints its misses).
+- `outsider_h` and `outsider_i`: 120 more (90 answerable, 30 unanswerable), written by a sixth outsider who read only
+  the corpus, over all sixteen files, as players and GMs type mid-session (fragments, chatty context, yes/no rules,
+  comparisons, two-part questions, things described without their names, typos, abbreviations); split by the same
+  hash as the halves before any answer was read: `outsider_h` (66, 51 answerable) is tuning material, `outsider_i`
+  (54, 39 answerable) is untouched like B, E and F: its misses are never printed.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -87,8 +92,10 @@ OUTSIDER = {
     "described": Path(__file__).resolve().parent / "data" / "lore_described.jsonl",
     "outsider_f": Path(__file__).resolve().parent / "data" / "lore_outsider_f.jsonl",
     "outsider_g": Path(__file__).resolve().parent / "data" / "lore_outsider_g.jsonl",
+    "outsider_h": Path(__file__).resolve().parent / "data" / "lore_outsider_h.jsonl",
+    "outsider_i": Path(__file__).resolve().parent / "data" / "lore_outsider_i.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "srd_dev_untouched")
+UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "outsider_i", "srd_dev_untouched")
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -234,7 +241,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
-        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g",
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

@@ -45,13 +45,13 @@ from sqlalchemy import insert, select
 
 from bot.schema import database
 from canon import campaigns
-from canon.models import Viewer
+from canon.models import SourceVisibility, Viewer
 from canon.storage import Database, utc_now
 from memory.chunking import CHUNKING_VERSION
 from memory.embed_text import VIEWS_VERSION
 from memory.embedding import EMBEDDING_DIMENSIONS, MiniLMEmbedder, chroma_embedding_function
 from memory.knowledge.files import PARSER_VERSION
-from memory.knowledge.models import KnowledgeClass, SourceVisibility
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
 from memory.vector_index import VIEWS, ChromaVectorIndex, collection_name

@@ -28,7 +28,8 @@ from canon import campaigns
 from canon.storage import Database, utc_now
 from memory.scene_service import SceneService
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 
 GM = Actor(id=1, name="GM", is_gm=True)
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

@@ -27,7 +27,8 @@ from canon import campaigns
 from canon.storage import Database, utc_now
 from memory.scene_service import SceneService
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 
 GM = Actor(id=1, name="GM", is_gm=True)
 GOAL_SERVICE_TURNS_PER_S = 5000

@@ -24,17 +24,8 @@ from canon.models import Viewer
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, DONE_COLOUR, clip, escape_with_mentions
-from memory.knowledge.models import (
-    CanonFact,
-    DeleteReport,
-    KnowledgeClass,
-    LoreResult,
-    Reason,
-    RetrievalRecord,
-    SourceDetail,
-    SourceInfo,
-    ViewBuild,
-)
+from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult, Reason, RetrievalRecord
+from memory.knowledge.source_models import DeleteReport, SourceDetail, SourceInfo, ViewBuild
 
 LOCK = "🔒"
 INSPIRATION = "💭"

@@ -28,7 +28,7 @@ from cogs import canon_cards, lore_import_embeds, progress, review_embeds
 from cogs.canon_views import card_content
 from cogs.checks import actor_of
 from cogs.services import services_of
-from memory.knowledge.models import ImportProgress, ImportStage
+from memory.knowledge.source_models import ImportProgress, ImportStage
 
 log = logging.getLogger(__name__)
 

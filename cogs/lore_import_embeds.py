@@ -14,7 +14,7 @@ from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, DONE_COLOUR, ERROR_COLOUR, WARNING_COLOUR, clip, counted, escape_with_mentions
 from cogs.lore_embeds import source_flags
-from memory.knowledge.models import ImportOutcome, ImportProgress, ImportReport, ImportStage
+from memory.knowledge.source_models import ImportOutcome, ImportProgress, ImportReport, ImportStage
 
 
 def progress_bar(done: int, total: int, width: int = 20) -> str:

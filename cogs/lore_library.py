@@ -27,7 +27,8 @@ from cogs.places import campaign_here
 from cogs.services import services_of
 from cogs.subcommands import add_to_group, remove_from_group
 from memory.knowledge.library import LibrarySource
-from memory.knowledge.models import ImportOutcome, KnowledgeClass
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import ImportOutcome
 
 NONE = discord.AllowedMentions.none()
 T = TypeVar("T")

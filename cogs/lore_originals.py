@@ -8,7 +8,7 @@ import discord
 
 from cogs.embeds import clip
 from memory.knowledge.files import size_text
-from memory.knowledge.models import OriginalFile
+from memory.knowledge.source_models import OriginalFile
 
 __all__ = ["original_file", "original_note"]
 

@@ -17,8 +17,8 @@ from cogs.canon_options import campaign_of
 from cogs.checks import is_gm
 from cogs.embeds import DONE_COLOUR, clip, escape
 from cogs.services import services_of
-from memory.knowledge.models import SectionChange
 from memory.knowledge.sections import Section, path_words
+from memory.knowledge.source_models import SectionChange
 
 __all__ = ["hidden_lines", "order_text", "section_changed_embed", "section_choices"]
 

@@ -17,7 +17,8 @@ from collections.abc import AsyncIterator, Callable, Iterable
 
 import discord
 
-from memory.turn_log import IncomingMessage, ResumePoint, TurnLog, resume_points
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import ResumePoint, TurnLog, resume_points
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from bot.ops.logs import log_context
 from cogs.checks import is_gm
 from cogs.turn_history import Gates, HistoryReader, loggable
 from memory.scenes import AttachmentInfo, EmbedInfo, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 
 log = logging.getLogger(__name__)
 

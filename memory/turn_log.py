@@ -3,7 +3,8 @@
 `on_message` runs for every message of every server, so writes are batched: a single writer task takes
 whatever operations are queued (appends, edits, deletes, in arrival order), applies them in ONE transaction and
 only then resolves each caller's future. A turn is never reported stored before its commit; under a burst,
-hundreds of turns share one commit, and a lone message is committed at once.
+hundreds of turns share one commit, and a lone message is committed at once. What a batch does to the tables
+is `memory.turn_batch`.
 
 When the storage fails (the disk is full, the database is read-only or unreachable: `canon.storage.
 storage_fault`), the writer keeps its batch and tries again until it is stored, however long it takes; the
@@ -21,23 +22,19 @@ import contextlib
 import datetime as dt
 import logging
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field
-from sqlalchemy import func, insert, select
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.storage import Database
 from canon.storage_faults import is_transient, storage_fault
-from memory.scene_tables import SceneRow, TurnRevisionRow, TurnRow
-from memory.scenes import AttachmentInfo, EmbedInfo, SceneStatus, SpeakerKind
+from memory.scene_tables import SceneRow, TurnRow
+from memory.scenes import SceneStatus
+from memory.turn_batch import Append, Delete, Edit, IncomingMessage, LoggedTurn, Op, apply_batch
 
 log = logging.getLogger(__name__)
-
-#: New turns are inserted through the table, not the ORM's bulk path: a quarter less CPU per turn.
-TURNS = TurnRow.metadata.tables[TurnRow.__tablename__]
 
 #: The longest pause between two tries while the storage fails (seconds).
 MAX_OUTAGE_WAIT = 5.0
@@ -49,22 +46,6 @@ RACE_RETRIES = 5
 
 class TurnLogClosed(RuntimeError):
     """The turn log was closed before it could store an operation (its storage was failing)."""
-
-
-class IncomingMessage(BaseModel):
-    """A chat message to log, already stripped of anything Discord-specific."""
-
-    model_config = ConfigDict(frozen=True)
-
-    message_id: int | None
-    channel_id: int
-    author_id: int | None
-    author_name: str
-    speaker: SpeakerKind
-    text: str
-    attachments: list[AttachmentInfo] = Field(default_factory=list)
-    embeds: list[EmbedInfo] = Field(default_factory=list)
-    created_at: dt.datetime
 
 
 class ResumePoint(BaseModel):
@@ -99,50 +80,6 @@ async def resume_points(db: Database) -> list[ResumePoint]:
     ]
 
 
-class LoggedTurn(BaseModel):
-    """Where a message was stored; `duplicate` when the message id was logged before."""
-
-    model_config = ConfigDict(frozen=True)
-
-    scene_id: int
-    campaign_id: int
-    number: int
-    duplicate: bool = False
-
-
-@dataclass(eq=False)
-class _Append:
-    message: IncomingMessage
-    future: asyncio.Future[LoggedTurn | None]
-
-
-@dataclass(eq=False)
-class _Edit:
-    message_id: int
-    text: str
-    edited_at: dt.datetime
-    future: asyncio.Future[bool]
-
-
-@dataclass(eq=False)
-class _Delete:
-    message_id: int
-    deleted_at: dt.datetime
-    future: asyncio.Future[bool]
-
-
-_Op = _Append | _Edit | _Delete
-
-
-@dataclass
-class _Batch:
-    """The state one transaction needs: the open scenes and the next turn number of each."""
-
-    scenes: dict[int, tuple[int, int]] = field(default_factory=dict)  # channel -> (scene id, campaign id)
-    next_number: dict[int, int] = field(default_factory=dict)  # scene id -> next turn number
-    seen_ids: dict[int, LoggedTurn] = field(default_factory=dict)  # message id -> stored turn
-
-
 class TurnLog:
     """Log turns through one writer task with group commit; start it before use and close it on shutdown."""
 
@@ -159,9 +96,9 @@ class TurnLog:
         self.missed_channels: set[int] = set()
         #: Called with the cause when an outage begins, and with None when it is over.
         self.outage_observers: list[Callable[[str | None], None]] = []
-        self._queue: asyncio.Queue[_Op] = asyncio.Queue()
+        self._queue: asyncio.Queue[Op] = asyncio.Queue()
         self._task: asyncio.Task[None] | None = None
-        self._current: list[_Op] = []
+        self._current: list[Op] = []
         self._entrants = 0
         self._no_entrants = asyncio.Event()
         self._no_entrants.set()
@@ -261,7 +198,7 @@ class TurnLog:
         future: asyncio.Future[LoggedTurn | None] = asyncio.get_running_loop().create_future()
         if not read_back and message.channel_id in self.missed_channels:
             return None
-        self._enqueue(_Append(message, future))
+        self._enqueue(Append(message, future))
         return await future
 
     def caught_up(self, channel_id: int) -> None:
@@ -271,21 +208,21 @@ class TurnLog:
     async def edit(self, message_id: int, text: str, edited_at: dt.datetime) -> bool:
         """Record an edit of a logged message (the old text goes to the history); False if it is no turn."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Edit(message_id, text, edited_at, future))
+        self._enqueue(Edit(message_id, text, edited_at, future))
         return await future
 
     async def delete(self, message_id: int, deleted_at: dt.datetime) -> bool:
         """Leave a tombstone for a deleted message; False if it is no turn."""
         future: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._enqueue(_Delete(message_id, deleted_at, future))
+        self._enqueue(Delete(message_id, deleted_at, future))
         return await future
 
-    def _enqueue(self, op: _Op) -> None:
+    def _enqueue(self, op: Op) -> None:
         if self._task is None or self._task.done():
             raise RuntimeError("TurnLog.start() was not called (or the writer stopped)")
         if self.outage is not None and self._queue.qsize() >= self.max_waiting:
             # Memory stays bounded during a long outage: the message stays in Discord, read back later.
-            if isinstance(op, _Append):
+            if isinstance(op, Append):
                 self.missed_channels.add(op.message.channel_id)
             op.future.set_result(None)  # type: ignore[arg-type]
             return
@@ -304,7 +241,7 @@ class TurnLog:
                 for _ in ops:
                     self._queue.task_done()
 
-    async def _write(self, ops: list[_Op]) -> None:
+    async def _write(self, ops: list[Op]) -> None:
         try:
             results = await self._run_until_stored(ops)
         except Exception as error:
@@ -323,7 +260,7 @@ class TurnLog:
             stored = [
                 op.message.message_id
                 for op, result in zip(ops, results, strict=True)
-                if isinstance(op, _Append)
+                if isinstance(op, Append)
                 and isinstance(result, LoggedTurn)
                 and op.message.message_id is not None
             ]
@@ -333,7 +270,7 @@ class TurnLog:
             if not op.future.done():  # a caller that was cancelled meanwhile still had its turn written
                 op.future.set_result(result)  # type: ignore[arg-type]
 
-    async def _run_until_stored(self, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
+    async def _run_until_stored(self, ops: list[Op]) -> list[LoggedTurn | bool | None]:
         """Apply a batch, waiting out a storage that fails (nothing queued is dropped).
 
         `Database.run` already retries a few times; past that, the batch waits and tries again, with the
@@ -347,7 +284,7 @@ class TurnLog:
         while True:
             try:
                 # Urgent: every message of the batch waits for it, and it is short.
-                results = await self.db.run(lambda session: _apply(session, ops), urgent=True)
+                results = await self.db.run(lambda session: apply_batch(session, ops), urgent=True)
             except IntegrityError:
                 # Two processes on one database (the same settings started twice) both receive each message:
                 # the other stored one of this batch's messages, or took its turn number, between this batch's
@@ -386,120 +323,3 @@ class TurnLog:
         if fault is None or began:
             for observer in self.outage_observers:
                 observer(fault)
-
-
-# The batch writer: how a batch of operations lands in one transaction.
-
-
-async def _apply(session: AsyncSession, ops: list[_Op]) -> list[LoggedTurn | bool | None]:
-    batch = await _prepare(session, ops)
-    results: list[LoggedTurn | bool | None] = []
-    new_rows: list[dict[str, Any]] = []
-    for op in ops:
-        if isinstance(op, _Append):
-            results.append(_plan_append(batch, op.message, new_rows))
-        else:
-            if new_rows:  # an edit or delete may target a message appended earlier in this batch
-                await session.execute(insert(TURNS), new_rows)
-                new_rows = []
-            if isinstance(op, _Edit):
-                results.append(await _apply_edit(session, op))
-            else:
-                results.append(await _apply_delete(session, op))
-    if new_rows:
-        await session.execute(insert(TURNS), new_rows)
-    return results
-
-
-async def _prepare(session: AsyncSession, ops: list[_Op]) -> _Batch:
-    batch = _Batch()
-    appends = [op.message for op in ops if isinstance(op, _Append)]
-    if not appends:
-        return batch
-    channels = {m.channel_id for m in appends}
-    scene_rows = await session.execute(
-        select(SceneRow.channel_id, SceneRow.id, SceneRow.campaign_id).where(
-            SceneRow.channel_id.in_(channels), SceneRow.status == SceneStatus.ACTIVE
-        )
-    )
-    batch.scenes = {channel: (scene, campaign) for channel, scene, campaign in scene_rows.all()}
-    scene_ids = [scene for scene, _ in batch.scenes.values()]
-    if scene_ids:
-        maxima = await session.execute(
-            select(TurnRow.scene_id, func.max(TurnRow.number))
-            .where(TurnRow.scene_id.in_(scene_ids))
-            .group_by(TurnRow.scene_id)
-        )
-        batch.next_number = {scene: 1 for scene in scene_ids}
-        batch.next_number.update({scene: (top or 0) + 1 for scene, top in maxima.all()})
-    message_ids = [m.message_id for m in appends if m.message_id is not None]
-    if message_ids:
-        known = await session.execute(
-            select(TurnRow.discord_message_id, TurnRow.scene_id, TurnRow.campaign_id, TurnRow.number).where(
-                TurnRow.discord_message_id.in_(message_ids)
-            )
-        )
-        for message_id, scene, campaign, number in known.all():
-            if message_id is None:  # never: the query matched message ids; this narrows the type
-                continue
-            batch.seen_ids[message_id] = LoggedTurn(
-                scene_id=scene, campaign_id=campaign, number=number, duplicate=True
-            )
-    return batch
-
-
-def _plan_append(batch: _Batch, message: IncomingMessage, rows: list[dict[str, Any]]) -> LoggedTurn | None:
-    if message.message_id is not None and message.message_id in batch.seen_ids:
-        return batch.seen_ids[message.message_id].model_copy(update={"duplicate": True})
-    target = batch.scenes.get(message.channel_id)
-    if target is None:
-        return None
-    scene_id, campaign_id = target
-    number = batch.next_number[scene_id]
-    batch.next_number[scene_id] = number + 1
-    rows.append(
-        {
-            "scene_id": scene_id,
-            "campaign_id": campaign_id,
-            "number": number,
-            "discord_message_id": message.message_id,
-            "author_id": message.author_id,
-            "author_name": message.author_name[:100],
-            "speaker": message.speaker.value,
-            "text": message.text,
-            # Stored as JSON: an attachment with each of its keys, an embed with the ones it has.
-            "attachments": [a.model_dump() for a in message.attachments],
-            "embeds": [e.model_dump(exclude_none=True) for e in message.embeds],
-            "created_at": message.created_at,
-        }
-    )
-    # Our own ints, for every message of a burst: not worth validating.
-    logged = LoggedTurn.model_construct(scene_id=scene_id, campaign_id=campaign_id, number=number)
-    if message.message_id is not None:
-        batch.seen_ids[message.message_id] = logged
-    return logged
-
-
-async def _apply_edit(session: AsyncSession, op: _Edit) -> bool:
-    row = (
-        await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
-    ).scalar_one_or_none()
-    if row is None or row.text == op.text:
-        return row is not None
-    session.add(TurnRevisionRow(turn_id=row.id, text=row.text, replaced_at=op.edited_at))
-    row.text = op.text
-    row.edited_at = op.edited_at
-    await session.flush()
-    return True
-
-
-async def _apply_delete(session: AsyncSession, op: _Delete) -> bool:
-    row = (
-        await session.execute(select(TurnRow).where(TurnRow.discord_message_id == op.message_id))
-    ).scalar_one_or_none()
-    if row is None:
-        return False
-    if row.deleted_at is None:
-        row.deleted_at = op.deleted_at
-        await session.flush()
-    return True

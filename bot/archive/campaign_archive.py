@@ -66,8 +66,9 @@ from canon.storage import Database, utc_now
 from canon.visibility import source_stored_hidden
 from memory.knowledge.archive import ArchivedSource, KnowledgeArchive, restore_knowledge
 from memory.knowledge.files import read_with_ocr
-from memory.knowledge.models import ImportOutcome, KnowledgeClass, ProgressCallback, SourceVersionInfo
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
+from memory.knowledge.source_models import ImportOutcome, ProgressCallback, SourceVersionInfo
 from memory.knowledge.tables import (
     KnowledgeChunkRow,
     KnowledgeIndexStateRow,

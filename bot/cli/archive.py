@@ -10,10 +10,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import emit, run_async, settings_or_exit, with_services
-
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+from bot.cli.common import CampaignOption, JsonOption, emit, run_async, settings_or_exit, with_services
 
 
 def register(app: typer.Typer) -> None:

@@ -12,13 +12,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import cli_actor, emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.common import JsonOption, cli_actor, emit, fail, run_async, settings_or_exit, with_services
 
 if TYPE_CHECKING:
     from bot.services.branches import BranchInfo, BranchNode, RebasePlan
     from canon.forks import ForkPoint
 
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 YesOption = Annotated[bool, typer.Option("--yes", help="Do it (without it, only show what would happen)")]
 
 

@@ -16,9 +16,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import ViewerChoice, emit, fail, with_campaign
-
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+from bot.cli.common import CampaignOption, ViewerChoice, emit, fail, with_campaign
 
 
 def canon_calendar(

@@ -17,7 +17,17 @@ import typer
 from bot.cli.calendar import canon_calendar
 from bot.cli.canon_add import canon_add_app
 from bot.cli.canon_retcon import canon_retcon
-from bot.cli.common import IN_WORLD_DATE_HELP, Typer, ViewerChoice, checked, emit, fail, with_campaign
+from bot.cli.common import (
+    IN_WORLD_DATE_HELP,
+    CampaignOption,
+    JsonOption,
+    Typer,
+    ViewerChoice,
+    checked,
+    emit,
+    fail,
+    with_campaign,
+)
 from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
@@ -37,8 +47,6 @@ canon_app.command("unreveal")(canon_unreveal)
 canon_app.command("known")(canon_known)
 
 
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 AsOption = Annotated[
     ViewerChoice, typer.Option("--as", help="Read as a player (public canon) or as the GM (everything)")
 ]

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from bot.cli.common import IN_WORLD_DATE_HELP, Typer, checked, cli_actor, emit, with_campaign
+from bot.cli.common import (
+    IN_WORLD_DATE_HELP,
+    CampaignOption,
+    JsonOption,
+    Typer,
+    checked,
+    cli_actor,
+    emit,
+    with_campaign,
+)
 
 if TYPE_CHECKING:
     from canon.proposals import ProposalContent
@@ -23,8 +32,6 @@ canon_add_app = Typer(
 #: The exit code of a `canon add` that wrote canon and recorded a continuity conflict (1: nothing written).
 CONFLICT_RECORDED = 3
 
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 WhenOption = Annotated[
     str | None,
     typer.Option(

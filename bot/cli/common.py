@@ -12,7 +12,7 @@ import gc
 import json
 from collections.abc import Awaitable, Callable, Coroutine
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TypeVar, get_args, get_origin
+from typing import TYPE_CHECKING, Annotated, Any, NoReturn, TypeVar, get_args, get_origin
 
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup
@@ -30,6 +30,11 @@ T = TypeVar("T")
 IN_WORLD_DATE_HELP = (
     "In-world date in the campaign calendar's words (lorekeeper canon calendar -c NAME shows them)"
 )
+
+
+#: The options most commands share: the campaign by its name, and JSON output.
+CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 
 class ViewerChoice(enum.StrEnum):

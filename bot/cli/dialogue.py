@@ -25,7 +25,7 @@ def dialogue_paths(paths: list[Path]) -> list[Path]:
 async def ingest_dialogue(services: Any, campaign: Any, path: Path, failed: list[Any]) -> dict[str, Any]:
     """Import a dialogue file into a scene; a failure goes to `failed` (an `ImportFailure`), never raised."""
     from canon.wording.counts import counted
-    from memory.knowledge.models import ImportFailure
+    from memory.knowledge.source_models import ImportFailure
     from memory.scenes import Actor
 
     try:

@@ -12,10 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, emit, with_campaign
-
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+from bot.cli.common import CampaignOption, JsonOption, Typer, emit, with_campaign
 
 glossary_app = Typer(
     help="The campaign's glossary: the table's abbreviations and slang, read as the books' words by /lore.",

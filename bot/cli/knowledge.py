@@ -11,10 +11,7 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import cli_actor, emit, with_campaign
-
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
+from bot.cli.common import CampaignOption, JsonOption, cli_actor, emit, with_campaign
 
 
 def _lines(items: list[Any]) -> str:

@@ -13,13 +13,11 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
+from bot.cli.common import CampaignOption, JsonOption, Typer, emit, run_async, settings_or_exit, with_services
 
 library_app = Typer(
     help="Shared library sources: imported once, read by many campaigns.", no_args_is_help=True
 )
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 SourceArgument = Annotated[str, typer.Argument(help="The library source's file name or title")]
 
 

@@ -6,10 +6,8 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.common import JsonOption, emit, fail, run_async, settings_or_exit, with_services
 from bot.cli.progress import Progress
-
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 
 def reindex(

@@ -16,12 +16,10 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
+from bot.cli.common import CampaignOption, JsonOption, Typer, emit, run_async, settings_or_exit, with_services
 
 memory_app = Typer(help="NPC memories: list, search, edit, delete, scopes.", no_args_is_help=True)
 
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 NpcOption = Annotated[str | None, typer.Option("--npc", help="Whose memories")]
 ScopeOption = Annotated[str | None, typer.Option("--scope", help="A scope path, like npc/12")]
 CategoryOption = Annotated[str | None, typer.Option("--category", help="With this category")]

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from memory.knowledge.models import ImportProgress, ImportReport
+    from memory.knowledge.source_models import ImportProgress, ImportReport
 
 
 def describe_report(report: ImportReport) -> str:
@@ -49,7 +49,7 @@ class Progress:
         task = self.progress.add_task(name, total=None)
         self.tasks[name] = task
 
-        from memory.knowledge.models import ImportStage
+        from memory.knowledge.source_models import ImportStage
 
         def update(event: ImportProgress) -> None:
             if event.stage == ImportStage.EMBEDDING:

@@ -11,7 +11,16 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 
-from bot.cli.common import Typer, ViewerChoice, emit, run_async, settings_or_exit, with_services
+from bot.cli.common import (
+    CampaignOption,
+    JsonOption,
+    Typer,
+    ViewerChoice,
+    emit,
+    run_async,
+    settings_or_exit,
+    with_services,
+)
 
 if TYPE_CHECKING:
     from bot.app import Services
@@ -20,12 +29,10 @@ if TYPE_CHECKING:
 render_app = Typer(help="Draw family trees and timelines as PNG images.", no_args_is_help=True)
 
 
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
 OutputOption = Annotated[Path, typer.Option("--output", "-o", help="The PNG file to write")]
 AsOption = Annotated[
     ViewerChoice, typer.Option("--as", help="Draw for a player (public canon) or for the GM (everything)")
 ]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 
 def register(app: typer.Typer) -> None:

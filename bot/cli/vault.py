@@ -11,10 +11,9 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, emit, fail, run_async, settings_or_exit, with_services
+from bot.cli.common import JsonOption, Typer, emit, fail, run_async, settings_or_exit, with_services
 
 vault_app = Typer(help="The originals of imported files: check, prune, copy one out.", no_args_is_help=True)
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 
 def register(app: typer.Typer) -> None:

@@ -19,13 +19,10 @@ from typing import Annotated, Any
 
 import typer
 
-from bot.cli.common import Typer, emit, run_async, settings_or_exit, with_services
+from bot.cli.common import CampaignOption, JsonOption, Typer, emit, run_async, settings_or_exit, with_services
 from canon.errors import GameError
 
 voice_app = Typer(help="The narrator, proposal extraction and NPC memory.", no_args_is_help=True)
-
-CampaignOption = Annotated[str, typer.Option("--campaign", "-c", help="The campaign's name")]
-JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON")]
 
 
 def register(app: typer.Typer) -> None:
@@ -62,7 +59,7 @@ def _describe(report: dict[str, Any]) -> str:
 
 async def extract_imported(services: Any, campaign: Any, report: Any, failed: list[Any]) -> dict[str, Any]:
     """Extract proposals from a freshly imported source; a failure is added to `failed` (never raised)."""
-    from memory.knowledge.models import ImportFailure, ImportOutcome
+    from memory.knowledge.source_models import ImportFailure, ImportOutcome
 
     if report.outcome == ImportOutcome.DUPLICATE:
         return {}

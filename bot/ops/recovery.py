@@ -6,8 +6,8 @@ import logging
 
 from sqlalchemy import select
 
-from memory.knowledge.models import VectorStatus
 from memory.knowledge.service import KnowledgeService
+from memory.knowledge.source_models import VectorStatus
 from memory.knowledge.tables import KnowledgeSourceRow
 from memory.vector_index import VectorIndexError
 

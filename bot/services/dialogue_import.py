@@ -29,7 +29,8 @@ from canon.wording.dates import CalendarWords
 from memory.dialogue import DialogueLine, DialogueScript, parse_dialogue
 from memory.scene_service import SceneService
 from memory.scenes import Actor, SceneReport, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 
 _KINDS = {"gm": SpeakerKind.GM, "narrator": SpeakerKind.NARRATOR, "npc": SpeakerKind.NPC}
 

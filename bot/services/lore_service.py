@@ -25,8 +25,9 @@ from canon.campaigns import Campaign
 from canon.errors import GameError, InvalidInput
 from canon.structured.ingest import IngestReport
 from memory.knowledge.files import ALLOWED_SUFFIXES, BOOK_MIMES, YAML_SUFFIXES, clean_tags
-from memory.knowledge.models import ImportReport, KnowledgeClass, ProgressCallback
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
+from memory.knowledge.source_models import ImportReport, ProgressCallback
 from memory.scenes import Actor
 
 if TYPE_CHECKING:

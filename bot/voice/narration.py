@@ -36,7 +36,7 @@ from memory.narrations import (
 )
 from memory.scene_tables import SceneRow
 from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 
 log = logging.getLogger(__name__)
 

@@ -35,7 +35,7 @@ from memory.digests import Moment
 from memory.leaks import Leak, card_secrets, find_leaks
 from memory.npc_memory import MemoryRecord
 from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 
 log = logging.getLogger(__name__)
 

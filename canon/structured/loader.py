@@ -29,17 +29,19 @@ from typing import TypeVar
 from canon.calendar import DEFAULT_RULES, CalendarRules
 from canon.campaign_calendar import CampaignCalendar
 from canon.structured import tree
+from canon.structured.file_checks import first_name, report_duplicate_ids
 from canon.structured.kinds import IDENTITIES, KINDS, RELATION_FIELDS, LoreDocument, LoreKind
 from canon.structured.normalise import Normaliser
 from canon.structured.problems import Problems
 from canon.structured.records import LoreProblem
 from canon.structured.result import LoadResult
 from canon.structured.root import read_root
+from canon.structured.scalars import NULLS
 from canon.structured.schemas import LoreModel
 from canon.structured.source import DEFAULT_MAX_BYTES, read_source
 from canon.structured.tabs import TAB_INDENTATION, expand_tabs, indentation_tabs, report_as_written
 from canon.structured.tree import Map, Node, Scalar, build_documents, build_tree
-from canon.structured.validate import NULLS, Validator, first_name, report_duplicate_ids
+from canon.structured.validate import Validator
 
 __all__ = ["DEFAULT_MAX_BYTES", "load_lore_file", "parse_yaml_as"]
 

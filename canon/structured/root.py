@@ -8,8 +8,9 @@ import re
 import typing
 
 from canon.structured.kinds import KIND_KEYS, KINDS, LORE_KINDS, LoreDocument, LoreKind
+from canon.structured.scalars import NULLS
 from canon.structured.tree import Broken, Map, Node, Scalar, got
-from canon.structured.validate import NULLS, Validator
+from canon.structured.validate import Validator
 
 
 def read_root(

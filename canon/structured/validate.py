@@ -1,19 +1,7 @@
 """Stage 5 of loading a lore file: the positioned tree becomes model instances, every problem at its place.
 
 Each field's shape comes from its model's annotations (`ScalarKind` markers, lists, nested models), and each
-scalar is read by its field's kind, from the scalar's source text (see docs/structured-lore.md):
-
-    text             the text exactly as written: `NO`, `yes`, `on`, `off`, `1e3`, `012`, `0x1F`, `1:20`,
-                     `~`, `null` and an empty value stay those strings (the Norway problem cannot happen).
-    id / reference   a lowercase slug `[a-z0-9][a-z0-9_-]*` (hyphens allowed: the SRD bestiary uses them).
-                     An optional single reference written as plain `null`, `~` or nothing means "none".
-    whole number     an unquoted decimal integer (`340`, `-100`). Quoted numbers (`"340"`) are refused:
-                     quotes mean text, and a strict loader does not guess. `012`, `0x1F`, `1e3`, `1_000`,
-                     `3.0` are refused too. Optional numbers accept plain `null`.
-    number           (coordinates) an unquoted decimal: `12`, `-3.5`.
-    boolean          only unquoted `true` / `false`.
-    date             see `canon.calendar`; optional dates accept plain `null`.
-    list             a YAML sequence; an optional list written as `null` or nothing means empty.
+scalar is read by its field's kind, from the scalar's source text (`canon.structured.scalars`).
 
 Every entry is validated on its own, so that all entries' problems show; unknown fields name the allowed
 ones and a close match.
@@ -21,8 +9,7 @@ ones and a close match.
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
@@ -31,13 +18,13 @@ from canon.calendar import CalendarRules, DateError, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key_for
 from canon.structured.items import is_marriage, named_item
 from canon.structured.problems import Problems
+from canon.structured.scalars import FAILED, NULLS, read_scalar
 from canon.structured.schemas import (
     ID_PATTERN,
     EntityType,
     FieldProblem,
     LoreModel,
     ScalarKind,
-    house_hint,
     id_from_name,
 )
 from canon.structured.shapes import (
@@ -57,75 +44,6 @@ Loc = tuple[str | int, ...]
 ModelT = TypeVar("ModelT", bound=LoreModel)
 # The entity type of each entry model and the field holding its id.
 Identities = Mapping[type[LoreModel], tuple[EntityType, str]]
-
-NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-_INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
-_LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
-# The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).
-MAX_DIGITS = 30
-_NUMBER = re.compile(r"[-+]?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?")
-
-
-class _Failed:
-    """Marker for a value that could not be converted (already reported)."""
-
-
-_FAILED = _Failed()
-
-
-def read_scalar(
-    node: Node, shape: Shape, label: str, at: Callable[[Node | Scalar, str], None], example: str | None = None
-) -> Any:
-    """A scalar of the given shape read from its YAML text (`_FAILED`, said through `at`, when it is not one)."""
-    if not isinstance(node, Scalar):
-        at(node, f"{label} must be {expected(shape, example)}; got {got(node)}")
-        return _FAILED
-    kind = shape.scalar
-    text = node.value
-    if shape.nullable and node.plain and text in NULLS and kind is not ScalarKind.TEXT:
-        return None
-    if kind in (ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF) and node.plain and text in NULLS:
-        written = f'"{text}"' if text else "nothing"
-        at(
-            node,
-            f"{label} must be {expected(shape, example)}; got {written} (write it in quotes if it really is one)",
-        )
-        return _FAILED
-    if kind in (ScalarKind.INT, ScalarKind.NUMBER):
-        pattern = _INT if kind is ScalarKind.INT else _NUMBER
-        if not node.plain:
-            if pattern.fullmatch(text):
-                at(
-                    node,
-                    f"{label} must be {expected(shape)} written without quotes; got {got(node)} in quotes",
-                )
-            else:
-                at(node, f"{label} must be {expected(shape)}; got {got(node)}")
-            return _FAILED
-        number = pattern.fullmatch(text) is not None
-        if number or _LEADING_ZERO_INT.fullmatch(text):
-            digits = len(text.lstrip("+-").split(".", 1)[0])
-            if digits > MAX_DIGITS:  # never turned into an int (nor echoed): no field holds one so long
-                at(
-                    node,
-                    f"{label} must be {expected(shape)} of at most {MAX_DIGITS} digits; got one of {digits:,} "
-                    "digits",
-                )
-                return _FAILED
-        if number:
-            return int(text) if _INT.fullmatch(text) else float(text)
-        hint = ""
-        if _LEADING_ZERO_INT.fullmatch(text):
-            hint = f" (leading zeros are not allowed: write {int(text)})"
-        at(node, f"{label} must be {expected(shape)}; got {got(node)}{hint}")
-        return _FAILED
-    if kind is ScalarKind.BOOL:
-        if node.plain and text in ("true", "false"):
-            return text == "true"
-        at(node, f"{label} must be true or false (without quotes); got {got(node)}")
-        return _FAILED
-    # Text, ids, references, choices and dates: the scalar's own text, never a resolved value.
-    return text
 
 
 class Validator:
@@ -261,7 +179,7 @@ class Validator:
             elif isinstance(value, Seq | Map) and _several_for_one(self, value, shape, table, field_loc):
                 continue
             converted = self.convert(value, shape, field_loc, written_key)
-            if converted is _FAILED:
+            if converted is FAILED:
                 self.reported.add(field_loc)
             else:
                 data[name] = converted
@@ -269,7 +187,7 @@ class Validator:
 
     def convert(self, node: Node, shape: Shape, loc: Loc, key: str) -> Any:
         if isinstance(node, Broken):
-            return _FAILED
+            return FAILED
         label = self.labels.get(loc) or self._item_label(loc) or f'"{key}"'
         if shape.kind == "list":
             if isinstance(node, Scalar) and node.plain and node.value in NULLS:
@@ -277,7 +195,7 @@ class Validator:
             if not isinstance(node, Seq):
                 hint = f" (write [{node.value}] for a single item)" if isinstance(node, Scalar) else ""
                 self.at(node, f"{label} must be {expected(shape, self.example_name)}; got {got(node)}{hint}")
-                return _FAILED
+                return FAILED
             assert shape.item is not None
             item_shape = shape.item
             if item_shape.kind == "model":
@@ -293,7 +211,7 @@ class Validator:
             if shape.nullable and isinstance(node, Scalar) and node.plain and node.value in NULLS:
                 return None
             unit = self.unit(node, shape.model, loc, label)
-            return _FAILED if unit is None else unit
+            return FAILED if unit is None else unit
         return self.scalar(node, shape, label)
 
     def _scalar_items(self, node: Seq, shape: Shape, loc: Loc, key: str) -> list[Any]:
@@ -319,7 +237,7 @@ class Validator:
                 items.append(item.value)
                 continue
             converted = self.convert(item, shape, item_loc, key)
-            if converted is not _FAILED:
+            if converted is not FAILED:
                 positions[item_loc] = item
                 items.append(converted)
         return items
@@ -443,27 +361,6 @@ def _name_for_id(
         positions[(*loc, "name")] = positions.get((*loc, field), Map([], 1, 1))
 
 
-def report_duplicate_ids(validators: Sequence[Validator]) -> None:
-    """Report every id given twice in the file (all kinds, and all its documents, share one namespace), at the
-    later place."""
-    given = [
-        (v.pos(loc), entity_id, entity_type, v, loc)
-        for v in validators
-        for entity_id, entity_type, loc in v.ids
-    ]
-    first: dict[str, tuple[EntityType, tuple[int, int]]] = {}
-    for position, entity_id, entity_type, validator, loc in sorted(given, key=lambda item: item[0]):
-        earlier = first.get(entity_id)
-        if earlier is None:
-            first[entity_id] = (entity_type, position)
-            continue
-        validator.report(
-            loc,
-            f'duplicate id "{entity_id}": already used for the {earlier[0]} at line {earlier[1][0]}, '
-            f"column {earlier[1][1]}{house_hint(earlier[0], entity_type)}",
-        )
-
-
 def _several_for_one(
     validator: Validator, value: Seq | Map, shape: Shape, table: dict[str, FieldSpec], loc: Loc
 ) -> bool:
@@ -482,23 +379,3 @@ def _several_for_one(
         return False
     validator.reported.add(loc)
     return True
-
-
-def first_name(root: Node) -> str | None:
-    """Return the first `name:` the file gives (depth first, in file order), for examples in its problems."""
-    stack: list[Node] = [root]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, Map):
-            for key, value in node.pairs:
-                if (
-                    key.value == "name"
-                    and isinstance(value, Scalar)
-                    and value.value.strip()
-                    and "\n" not in value.value
-                ):
-                    return value.value.strip()[:60]
-            stack.extend(reversed([value for _, value in node.pairs]))
-        elif isinstance(node, Seq):
-            stack.extend(reversed(node.items))
-    return None

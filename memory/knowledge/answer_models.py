@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Hold", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -63,6 +63,23 @@ class Office(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     title: str
+    start_key: int | None = None
+    end_key: int | None = None
+    span: str = ""
+    ended: bool = False
+    current: bool = False
+
+
+class Hold(BaseModel):
+    """One who led, ruled or held an entity for a span (a faction's leaders, an item's holders one after another:
+    `retrieval.tenures`), as the asker may see it: the holder's name, the tie (LEADS, RULES, POSSESSES), its dates
+    as sortable keys (None where not known, or hidden from the asker), when in the calendar's words, and whether
+    it is over or held today."""
+
+    model_config = ConfigDict(frozen=True)
+
+    holder: str
+    predicate: str
     start_key: int | None = None
     end_key: int | None = None
     span: str = ""

@@ -23,15 +23,10 @@ from canon.errors import InvalidInput
 from canon.storage import utc_now
 from memory.knowledge.files import read_with_ocr
 from memory.knowledge.import_rows import restore_history
-from memory.knowledge.models import (
-    ImportOutcome,
-    ImportReport,
-    KnowledgeClass,
-    ProgressCallback,
-    SourceVersionInfo,
-)
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.repository import own_sources, source_versions
 from memory.knowledge.service import KnowledgeService
+from memory.knowledge.source_models import ImportOutcome, ImportReport, ProgressCallback, SourceVersionInfo
 
 __all__ = ["ARCHIVE_FORMAT", "ArchivedSource", "KnowledgeArchive", "export_knowledge", "restore_knowledge"]
 

@@ -24,9 +24,10 @@ from memory.knowledge.disagreements import (
     disagreements_of,
     statements_of,
 )
-from memory.knowledge.models import KnowledgeClass, LoreResult, SourceInfo
+from memory.knowledge.models import KnowledgeClass, LoreResult
 from memory.knowledge.repository import campaign_sources, source_chunks
 from memory.knowledge.retrieval import Retriever
+from memory.knowledge.source_models import SourceInfo
 
 __all__ = ["Judged", "SourceDisagreements"]
 

@@ -21,16 +21,11 @@ from memory.chunking import CHUNKING_VERSION, Chunk
 from memory.chunking.secret import secret_title
 from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import parser_version, read_with_ocr
-from memory.knowledge.models import (
-    ImportOutcome,
-    KnowledgeClass,
-    SourceInfo,
-    SourceVersionInfo,
-    VectorStatus,
-)
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import same_text_or_name, source_info
 from memory.knowledge.sections import chunk_hidden
+from memory.knowledge.source_models import ImportOutcome, SourceInfo, SourceVersionInfo, VectorStatus
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 #: Chunk rows inserted per statement.

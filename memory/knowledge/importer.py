@@ -50,18 +50,18 @@ from memory.knowledge.files import (
 )
 from memory.knowledge.import_rows import ImportPlan, WrittenImport, write_import
 from memory.knowledge.index_state import EmbedItem
-from memory.knowledge.models import (
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.progress import report_progress
+from memory.knowledge.repository import same_text_or_name, source_info
+from memory.knowledge.source_models import (
     ImportOutcome,
     ImportProgress,
     ImportReport,
     ImportStage,
-    KnowledgeClass,
     ProgressCallback,
     SourceInfo,
     VectorStatus,
 )
-from memory.knowledge.progress import report_progress
-from memory.knowledge.repository import same_text_or_name, source_info
 from memory.knowledge.vectors import ChunkVectors
 
 #: Imports of this many chunks or more write on a loop of their own (see `Importer._write`).

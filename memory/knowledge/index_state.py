@@ -15,8 +15,8 @@ from sqlalchemy.ext.asyncio import AsyncSession
 from canon.storage import utc_now
 from memory.embed_text import BASE_VIEWS_VERSION, VIEWS_VERSION
 from memory.knowledge.fields import fields_to_rows, read_fields
-from memory.knowledge.models import SourceInfo, VectorStatus
 from memory.knowledge.repository import source_info
+from memory.knowledge.source_models import SourceInfo, VectorStatus
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeIndexStateRow, KnowledgeSourceRow
 
 

@@ -27,16 +27,16 @@ from canon.errors import InvalidInput, NotFound
 from canon.storage import Database
 from memory.knowledge import library_rows as rows
 from memory.knowledge.importer import Importer
-from memory.knowledge.models import (
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.reindex import Reindexer
+from memory.knowledge.repository import own_sources
+from memory.knowledge.source_models import (
     DeleteReport,
     ImportReport,
-    KnowledgeClass,
     ProgressCallback,
     ReindexReport,
     SourceInfo,
 )
-from memory.knowledge.reindex import Reindexer
-from memory.knowledge.repository import own_sources
 from memory.knowledge.sources import SourceAdmin
 
 __all__ = ["LibrarySource", "SharedLibrary"]

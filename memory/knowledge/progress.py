@@ -5,7 +5,7 @@ from __future__ import annotations
 import inspect
 import logging
 
-from memory.knowledge.models import ImportProgress, ProgressCallback
+from memory.knowledge.source_models import ImportProgress, ProgressCallback
 
 log = logging.getLogger(__name__)
 

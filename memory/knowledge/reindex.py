@@ -30,8 +30,14 @@ from memory.knowledge.index_state import (
     index_counts,
     set_campaign_vector_status,
 )
-from memory.knowledge.models import ProgressCallback, ReindexReport, SourceInfo, VectorStatus, ViewBuild
 from memory.knowledge.repository import own_sources
+from memory.knowledge.source_models import (
+    ProgressCallback,
+    ReindexReport,
+    SourceInfo,
+    VectorStatus,
+    ViewBuild,
+)
 from memory.knowledge.vectors import ChunkVectors, error_text
 from memory.vector_index import VectorIndexError
 

@@ -25,13 +25,8 @@ from canon.forks import OPEN_END, LineageStep
 from canon.models import NOW, Viewer
 from canon.visibility import source_stored_hidden
 from memory.knowledge.library_rows import attached_ids
-from memory.knowledge.models import (
-    ChunkInfo,
-    KnowledgeClass,
-    SourceInfo,
-    SourceVersionInfo,
-    VectorStatus,
-)
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import ChunkInfo, SourceInfo, SourceVersionInfo, VectorStatus
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 _BATCH = 500

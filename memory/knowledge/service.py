@@ -19,19 +19,18 @@ from memory.knowledge.disagreement_admin import SourceDisagreements
 from memory.knowledge.files import FileStore
 from memory.knowledge.importer import Importer, chunking_options
 from memory.knowledge.library import SharedLibrary
-from memory.knowledge.models import (
-    ImportOutcome,
-    ImportReport,
-    KnowledgeClass,
-    LoreResult,
-    OriginalFile,
-    SectionChange,
-    SourceInfo,
-)
+from memory.knowledge.models import KnowledgeClass, LoreResult
 from memory.knowledge.reindex import Reindexer
 from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.answer_meaning import MeaningReader
 from memory.knowledge.retrieval.config import always_include_warning
+from memory.knowledge.source_models import (
+    ImportOutcome,
+    ImportReport,
+    OriginalFile,
+    SectionChange,
+    SourceInfo,
+)
 from memory.knowledge.sources import SourceAdmin
 from memory.knowledge.vectors import ChunkVectors
 from memory.knowledge.view_builder import ViewBuilder

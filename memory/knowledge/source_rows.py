@@ -17,9 +17,10 @@ from canon.errors import Conflict, InvalidInput, NotFound
 from canon.forks import pinned_sources
 from canon.storage import utc_now
 from canon.visibility import source_visibility_of
-from memory.knowledge.models import KnowledgeClass, SourceInfo
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import campaign_sources, lineage_sources, source_info
+from memory.knowledge.source_models import SourceInfo
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 

@@ -16,18 +16,12 @@ from canon.errors import NotFound
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.files import FileStore, clean_tags
-from memory.knowledge.models import (
-    ChunkInfo,
-    DeleteReport,
-    KnowledgeClass,
-    SectionChange,
-    SourceDetail,
-    SourceInfo,
-)
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.pinning import PinnedCopy, pin_for_branches
 from memory.knowledge.repository import campaign_sources, may_see, source_chunks, source_versions
 from memory.knowledge.section_rows import set_section_hidden, source_sections
 from memory.knowledge.sections import Section, find_section
+from memory.knowledge.source_models import ChunkInfo, DeleteReport, SectionChange, SourceDetail, SourceInfo
 from memory.knowledge.source_rows import change_source, delete_own_source, own_row, set_source_enabled
 from memory.knowledge.vectors import ChunkVectors
 

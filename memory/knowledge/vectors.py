@@ -26,11 +26,17 @@ from memory.knowledge.index_state import (
     record_index_state,
     set_vector_status,
 )
-from memory.knowledge.models import ImportProgress, ImportStage, ProgressCallback, SourceInfo, VectorStatus
 from memory.knowledge.pinning import PinnedCopy
 from memory.knowledge.progress import report_progress
 from memory.knowledge.repository import source_info_by_id
 from memory.knowledge.retrieval import Retriever
+from memory.knowledge.source_models import (
+    ImportProgress,
+    ImportStage,
+    ProgressCallback,
+    SourceInfo,
+    VectorStatus,
+)
 from memory.vector_index import ChromaVectorIndex, VectorIndex, VectorIndexError, collection_name
 
 log = logging.getLogger(__name__)

@@ -34,7 +34,7 @@ from memory.knowledge.index_state import (
     keep_fields,
     set_building,
 )
-from memory.knowledge.models import ViewBuild
+from memory.knowledge.source_models import ViewBuild
 from memory.knowledge.vectors import EMBED_BATCH, ChunkVectors, embed_views
 
 log = logging.getLogger(__name__)

@@ -17,7 +17,8 @@ from canon.storage import Database, utc_now
 from canon.write_marks import WriteMarks
 from memory.scene_service import SceneService
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 from tests.conftest import BACKENDS, drop_target, make_target
 
 GM = Actor(id=1, name="Gina", is_gm=True)

@@ -9,24 +9,20 @@ from canon.models import Viewer
 from canon.structured import LoreProblem
 from canon.structured.ingest import ChangeCounts, FileReport, IngestReport, IngestWarning
 from cogs import lore_embeds, lore_import_embeds
-from memory.knowledge.models import (
-    Candidate,
-    CanonFact,
+from memory.knowledge.models import Candidate, CanonFact, KnowledgeClass, LoreResult, RetrievalRecord
+from memory.knowledge.retrieval.config import always_include_warning
+from memory.knowledge.source_models import (
     ChunkInfo,
     ImportOutcome,
     ImportProgress,
     ImportReport,
     ImportStage,
-    KnowledgeClass,
-    LoreResult,
-    RetrievalRecord,
     SourceDetail,
     SourceInfo,
     SourceVersionInfo,
     VectorStatus,
     ViewBuild,
 )
-from memory.knowledge.retrieval.config import always_include_warning
 from tests.helpers.discord_limits import assert_within_discord_limits
 from tests.helpers.lore_samples import LONG, NOW, SECRET, fact, result, text_of, trace
 

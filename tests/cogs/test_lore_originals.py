@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from cogs.lore_originals import original_file, original_note
-from memory.knowledge.models import OriginalFile
+from memory.knowledge.source_models import OriginalFile
 
 WHERE = "the bucket “lorekeeper-vault” of the file store at http://minio:9000"
 

@@ -24,7 +24,8 @@ from canon.tables import EntityRow, ProposalRow
 from memory.scene_service import SceneService
 from memory.scene_tables import SceneRow, TurnRow
 from memory.scenes import Actor, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 from tests.conftest import DatabaseTarget
 
 ROOT = Path(__file__).resolve().parents[2]

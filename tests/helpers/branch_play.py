@@ -19,9 +19,9 @@ from canon.proposals import (
     Ref,
 )
 from config.settings import Settings
-from memory.knowledge.models import ImportReport
+from memory.knowledge.source_models import ImportReport
 from memory.scenes import Actor, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 

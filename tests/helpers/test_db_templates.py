@@ -19,7 +19,8 @@ from canon.forks import ForkPoint
 from canon.storage import Database, create_engine
 from memory.scene_service import SceneService
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 from tests.conftest import POSTGRES_URL
 from tests.helpers.db_templates import Templates, fingerprint
 

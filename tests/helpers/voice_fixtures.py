@@ -14,7 +14,7 @@ from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent
 from canon.storage import utc_now
 from config.settings import LLMSettings, Settings, VoiceSettings
 from memory.scenes import Actor, Scene, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 from tests.conftest import DatabaseTarget
 from tests.helpers.llm_stub import STUB_MODEL, LLMStub
 

@@ -11,7 +11,7 @@ from bot.app import Services, build_services
 from bot.ops.recovery import resume_indexing
 from config.settings import Settings
 from memory.chroma_client import owned_name
-from memory.knowledge.models import VectorStatus
+from memory.knowledge.source_models import VectorStatus
 from tests.conftest import DatabaseTarget
 from tests.helpers.chroma_server import ChromaServer
 

@@ -19,7 +19,8 @@ from canon.storage import Database
 from canon.storage_faults import BUSY, storage_fault
 from memory.scene_service import SceneService
 from memory.scenes import Actor, scene_turns
-from memory.turn_log import LoggedTurn, TurnLog
+from memory.turn_batch import LoggedTurn
+from memory.turn_log import TurnLog
 from tests.conftest import DatabaseTarget
 from tests.memory.test_scenes import message
 

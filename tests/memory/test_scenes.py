@@ -23,7 +23,8 @@ from memory.scenes import (
     turn_history,
     turns_numbered_in,
 )
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 

@@ -16,10 +16,11 @@ from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon import campaigns
 from canon.storage import Database
-from memory import turn_log
+from memory import turn_batch
 from memory.scene_service import SceneService
 from memory.scenes import Actor, scene_turns
-from memory.turn_log import LoggedTurn, TurnLog
+from memory.turn_batch import LoggedTurn
+from memory.turn_log import TurnLog
 from tests.conftest import DatabaseTarget
 from tests.memory.test_scenes import message
 
@@ -40,7 +41,7 @@ async def test_a_message_the_other_process_stored_first_is_one_turn_and_no_error
         scene = await SceneService(first).start_scene(
             campaign_id=campaign.id, guild_id=10, channel_id=100, title="Echo", location="Docks", actor=GM
         )
-        prepare = turn_log._prepare
+        prepare = turn_batch._prepare
         raced = False
 
         async def read_then_lose_the_race(session: AsyncSession, ops: list[Any]) -> Any:
@@ -55,7 +56,7 @@ async def test_a_message_the_other_process_stored_first_is_one_turn_and_no_error
                 assert isinstance(stored, LoggedTurn) and isinstance(again, LoggedTurn)
             return batch
 
-        monkeypatch.setattr(turn_log, "_prepare", read_then_lose_the_race)
+        monkeypatch.setattr(turn_batch, "_prepare", read_then_lose_the_race)
         with caplog.at_level(logging.INFO, logger="memory.turn_log"):
             logged = await asyncio.wait_for(mine.append(message(100, 7001, "Both heard it")), 30)
             after = await asyncio.wait_for(mine.append(message(100, 7002, "Then this")), 30)

@@ -26,7 +26,6 @@ from memory.knowledge.models import (
     LoreResult,
     Reason,
     RetrievalTrace,
-    VectorStatus,
 )
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
@@ -34,6 +33,7 @@ from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.coverage import Coverage
 from memory.knowledge.retrieval.titles import title_fit
 from memory.knowledge.retrieval.vocabulary import Vocabulary
+from memory.knowledge.source_models import VectorStatus
 
 
 @dataclass(slots=True)

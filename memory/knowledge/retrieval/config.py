@@ -7,7 +7,8 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.knowledge.models import KnowledgeClass, SourceInfo
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import SourceInfo
 
 __all__ = ["PRESETS", "Fusion", "Mode", "SearchConfig", "always_include_warning", "preset"]
 

@@ -15,7 +15,7 @@ from bot.cli.main import app
 from bot.cli.progress import Progress, describe_report
 from canon.storage import Database
 from config.settings import LoreSettings
-from memory.knowledge.models import ImportStage
+from memory.knowledge.source_models import ImportStage
 from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.helpers.paths import REPO

@@ -17,7 +17,7 @@ from bot.ops import backup
 from canon.storage import utc_now
 from config.settings import Settings
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 from tests.helpers.paths import REPO
 
 GM = Actor(id=1, name="GM", is_gm=True)

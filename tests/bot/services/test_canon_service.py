@@ -29,7 +29,8 @@ from canon.storage import Database, utc_now
 from canon.tables import EntityRow, StatementRow
 from memory.scene_service import SceneService
 from memory.scenes import Actor, Scene, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 
 GM = Actor(id=1, name="Gina", is_gm=True)
 PAT = Actor(id=2, name="Pat", is_gm=False)

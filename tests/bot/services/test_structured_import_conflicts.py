@@ -18,7 +18,8 @@ from canon.proposals import EntityContent, FactContent, Ref, RelationshipContent
 from canon.storage import Database, utc_now
 from canon.tables import ConflictRow, StatusChangeRow
 from memory.scenes import Actor, SpeakerKind
-from memory.turn_log import IncomingMessage, TurnLog
+from memory.turn_batch import IncomingMessage
+from memory.turn_log import TurnLog
 from tests.conftest import DatabaseTarget
 from tests.helpers.llm_stub import LLMStub
 from tests.helpers.structured_import import FIXTURES, by_key, reader_of

@@ -26,7 +26,7 @@ from canon.tables import EvidenceRow, StatementRow
 from config.settings import Settings
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow
 from memory.scenes import Actor, SceneStatus, SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 from tests.conftest import BACKENDS, drop_target, make_target
 
 GM = Actor(id=1, name="Gina", is_gm=True)

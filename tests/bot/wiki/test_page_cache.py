@@ -27,7 +27,7 @@ from canon.storage import utc_now
 from canon.tables import StatementRow
 from config.settings import Settings
 from memory.scenes import SpeakerKind
-from memory.turn_log import IncomingMessage
+from memory.turn_batch import IncomingMessage
 from tests.bot.wiki.conftest import GM, PAT, QUINN, add
 from tests.conftest import BACKENDS, drop_target, make_target
 

@@ -7,7 +7,8 @@ from pathlib import Path
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.archive import KnowledgeArchive, export_knowledge, restore_knowledge
-from memory.knowledge.models import KnowledgeClass, VectorStatus
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import VectorStatus
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 
 WORLD = b"# Westhaven\n\n## The Crown\n\nKing Aldric rules from the Gull Throne.\n\n## The Abbey\n\nMonks keep the Ledger of Tides.\n"

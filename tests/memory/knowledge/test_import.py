@@ -15,13 +15,8 @@ from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge import import_rows
 from memory.knowledge.files import InvalidEncoding, expand_paths
-from memory.knowledge.models import (
-    ImportOutcome,
-    ImportProgress,
-    ImportStage,
-    KnowledgeClass,
-    VectorStatus,
-)
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import ImportOutcome, ImportProgress, ImportStage, VectorStatus
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 from tests.conftest import SRD, require_shared
 from tests.helpers.knowledge_helpers import FailingEmbedder, knowledge_service, new_campaign

@@ -9,7 +9,8 @@ import pytest
 from canon.errors import InvalidInput, NotFound
 from canon.models import Viewer
 from canon.storage import Database
-from memory.knowledge.models import ImportProgress, KnowledgeClass
+from memory.knowledge.models import KnowledgeClass
+from memory.knowledge.source_models import ImportProgress
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 
 NOTES = b"# Harbor notes\n\n## Lighthouse\n\nThe keeper, Old Tam, counts ships at dawn.\n"

@@ -1,0 +1,64 @@
+"""Classes of players' questions, each shown on a horror game's rulebook laid out unlike the SRD: a doubled letter
+typed single (one rule per class, for any book)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from canon.models import Viewer
+from canon.storage import Database
+from memory.knowledge.retrieval.vocabulary import Vocabulary, single_letters
+from memory.knowledge.retrieval.words import _slip_in_text
+from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
+
+# A horror game's rulebook: dread rules in prose, a threat's stats as a bold-led line, a table of wards.
+HOLLOW_HOURS = """# Hollow Hours
+
+## Dread
+
+Every investigator carries Dread from 0 to 10. Seeing the impossible adds 1 Dread; a night's sleep in a
+warded room removes 2 Dread.
+
+## Suppression
+
+An investigator may suppress a vision by spending 1 Resolve. Suppression lasts until the next dawn, and a
+suppressed vision returns twice as strong.
+
+## The Pale Lodger
+
+**Threat 4 · Menace 12 · Lair: the attic**
+
+The Pale Lodger feeds on sleepers. Anyone it touches loses 1 Resolve and cannot shout for help.
+
+## Wards
+
+| Ward | Holds back | Lasts |
+|------|------------|-------|
+| Salt line | The Pale Lodger | One night |
+| Iron nail | Drowned things | A week |
+"""
+
+
+def test_a_doubled_letter_typed_single_is_no_slip_of_its_own() -> None:
+    vocabulary = Vocabulary.of_texts([HOLLOW_HOURS, "a shuttle docks", "the hollow apple"])
+    assert single_letters("suppression") == "supresion"
+    # Both doubled letters typed single, and one typed single beside a swap: two edits as typed, one read single.
+    assert vocabulary.closest("supresion", fits=_slip_in_text) == "suppression"
+    assert vocabulary.closest("shutel", fits=_slip_in_text) == "shuttle"
+    # A word one edit away as typed is still taken first; a short word is never read as a typo.
+    assert vocabulary.closest("suppresion", fits=_slip_in_text) == "suppression"
+    assert vocabulary.closest("aple", fits=_slip_in_text) is None
+    # Two slips besides the doubled letter are not a typo: nothing is read.
+    assert vocabulary.closest("supersoin", fits=_slip_in_text) is None
+    assert vocabulary.closest("xyzzyx", fits=_slip_in_text) is None
+
+
+async def test_a_question_with_a_doubled_letter_typed_single_is_answered(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Hollow Hours")
+    await service.import_bytes(campaign, "hollow.md", HOLLOW_HOURS.encode())
+    answer = await service.ask(campaign, "how long does supresion last", viewer=Viewer.PLAYER)
+    assert answer.trace.corrections.get("supresion") == "suppression"
+    assert answer.reply is not None and answer.reply.known and "next dawn" in answer.reply.text
