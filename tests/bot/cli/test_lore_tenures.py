@@ -61,8 +61,22 @@ characters:
     sex: female
     birthplace: Brindle Cross
   - name: Pell Stonehand
+    titles: [{title: High Reeve, from: 400 RA, to: 440 RA}]
+  - name: Reeve Hollis
+    sex: male
+    birthplace: Fenholt
+    titles: [{title: High Reeve, from: 440 RA}, {title: Reeve of the Marsh Gate, from: 420 RA, to: 440 RA}]
   - name: Cask Rennet
+    titles: [{title: Reeve of the Marsh Gate, from: 440 RA}]
   - name: Old Fenna
+  - name: Osric Thane
+    titles: [{title: Thane, from: 380 RA, to: 410 RA}]
+  - name: Ebba Thane
+    titles: [{title: Thane, from: 430 RA}]
+  - name: Gorm Hale
+    sex: male
+    birthplace: Brindle Cross
+    titles: [{title: Thane, from: 410 RA, to: 430 RA}, {title: Thane of Skellig, from: 440 RA}]
 """,
     "groups": """
 factions:
@@ -213,6 +227,46 @@ def test_a_second_part_asks_of_the_first_parts_answer(cli: CliRunner, tmp_path: 
     assert said[asked[0]].endswith(" Aldous Corvel is married to Wenna Corvel."), said[asked[0]]
     assert said[asked[1]].endswith(" Ilse Brannoc was born in Fenholt."), said[asked[1]]
     assert said[asked[2]].endswith(" Wenna Corvel was born in Brindle Cross."), said[asked[2]]
+
+
+def test_a_title_word_inside_names_and_other_titles(cli: CliRunner, tmp_path: Path) -> None:
+    """ "Thane" is Osric's and Ebba's name and a word of "Thane of Skellig"; "Reeve" is Reeve Hollis's name and a
+    word of two titles: the name asked settles whom the question means, and nothing asks back which."""
+    asked = [
+        "who was Thane before Ebba Thane?",
+        "who was thane before ebba?",
+        "who was the Thane after Osric Thane?",
+        "who was Thane of Skellig before Gorm Hale?",
+        "who was High Reeve before Reeve Hollis?",
+        "who was the high reve before reeve holis?",
+        "who was Reeve before Cask Rennet?",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    gorm = f"Gorm Hale was the Thane (from year 410 to 430 {REED})"
+    assert said == {
+        asked[0]: f"Before Ebba Thane, {gorm}.",
+        asked[1]: f"Before Ebba Thane, {gorm}.",
+        asked[2]: f"After Osric Thane, {gorm}.",
+        asked[3]: (
+            "Nothing the table knows says who was Thane of Skellig before Gorm Hale; Gorm Hale has held it since "
+            f"year 440 {REED}."
+        ),
+        asked[4]: f"Before Reeve Hollis, Pell Stonehand was the High Reeve (from year 400 to 440 {REED}).",
+        asked[5]: f"Before Reeve Hollis, Pell Stonehand was the High Reeve (from year 400 to 440 {REED}).",
+        asked[
+            6
+        ]: f"Before Cask Rennet, Reeve Hollis was Reeve of the Marsh Gate (from year 420 to 440 {REED}).",
+    }
+
+
+def test_a_second_part_asks_of_an_office_holder(cli: CliRunner, tmp_path: Path) -> None:
+    asked = [
+        "who is the current High Reeve and where was he born?",
+        "who was the Thane before Ebba Thane and where was he born?",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert said[asked[0]].endswith(" Reeve Hollis was born in Fenholt."), said[asked[0]]
+    assert said[asked[1]].endswith(" Gorm Hale was born in Brindle Cross."), said[asked[1]]
 
 
 SECRET_ASKED = [
