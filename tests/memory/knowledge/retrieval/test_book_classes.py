@@ -62,3 +62,23 @@ async def test_a_question_with_a_doubled_letter_typed_single_is_answered(
     answer = await service.ask(campaign, "how long does supresion last", viewer=Viewer.PLAYER)
     assert answer.trace.corrections.get("supresion") == "suppression"
     assert answer.reply is not None and answer.reply.known and "next dawn" in answer.reply.text
+
+
+async def test_a_question_about_a_named_thing_is_answered_led_by_its_title(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Hollow Hours")
+    await service.import_bytes(campaign, "hollow.md", HOLLOW_HOURS.encode())
+
+    async def said(question: str) -> str:
+        answer = await service.ask(campaign, question, viewer=Viewer.PLAYER)
+        assert answer.reply is not None and answer.reply.known, question
+        return answer.reply.text
+
+    # The book's sentence says "suppress", never the entry's name: the answer names it.
+    assert (await said("how does suppression work?")).startswith("Suppression: An investigator may suppress")
+    # A sentence already saying the title is not led by it twice.
+    assert (await said("tell me about dread")).startswith("Every investigator carries Dread")
+    # A yes or no question leads with its verdict, not the title.
+    assert not (await said("does suppression last until the next dawn?")).startswith("Suppression:")
