@@ -96,6 +96,8 @@ BIBLE = """# The Mirefen
 
 Corbel Weir is a mill town on the Sallow.
 
+**Shops:** forty
+
 ## The Siege of Corbel Weir
 
 In 410 the river-lords besieged Corbel Weir for forty days. On the forty-first day the millers opened the
@@ -215,6 +217,24 @@ def test_the_gm_reads_a_secret_said_in_other_words_and_a_player_never(cli: CliRu
     player = ask_unmarked(cli, tmp_path, CAMPAIGN, questions)
     assert player == ask_unmarked(cli, tmp_path, f"{CAMPAIGN}-public", questions)
     assert not any(w in a for a in player.values() for w in ("cough", "ledgers", "dying")), player
+
+
+#: A count asked of a thing near-spelled to one canon counts ("ships" beside "shops", "brides" beside "bridges")
+#: is no count of it; a typo of a word the world never uses still finds the field ("popluation").
+COUNTS = {
+    "how many ships does Corbel Weir have?": "Nothing the table knows answers “how many ships does Corbel Weir have?”.",
+    "how many brides does Corbel Weir have?": (
+        "Nothing the table knows answers “how many brides does Corbel Weir have?”."
+    ),
+    "how many people live in Corbel Weir?": "Corbel Weir's population is about 900.",
+    "what is the popluation of Corbel Weir?": "Corbel Weir's population is about 900.",
+}
+
+
+def test_a_count_is_of_the_thing_asked_only(cli: CliRunner, tmp_path: Path) -> None:
+    said = ask_unmarked(cli, tmp_path, CAMPAIGN, [*COUNTS, "how many shops does Corbel Weir have?"])
+    assert {q: said[q] for q in COUNTS} == COUNTS
+    assert "forty" in said["how many shops does Corbel Weir have?"], said
 
 
 def test_typos_unknown_and_gm_only_names(cli: CliRunner, tmp_path: Path) -> None:
