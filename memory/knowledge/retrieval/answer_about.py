@@ -19,9 +19,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.fulltext import STOPWORDS
 from memory.knowledge.question import CHATTER, FILLER, Question
 from memory.knowledge.retrieval.answer_described import describes, subject_of, with_subject
 from memory.knowledge.retrieval.answer_first import SUMMARY, akin, title_words
