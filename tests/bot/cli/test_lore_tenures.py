@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_written, public_written
 
@@ -310,3 +311,25 @@ def test_a_holder_kept_for_the_gm_reads_to_a_player_as_never_written(
         ]: f"Before Wenna Corvel, Cask Rennet led the Ashen Choir (from year 440 to 460 {REED}).",
         SECRET_ASKED[4]: f"In year 450, Cask Rennet led the Ashen Choir (from year 440 to 460 {REED}).",
     }
+
+
+def test_a_leader_or_holder_no_file_defines_is_an_error_at_its_line(cli: CliRunner, tmp_path: Path) -> None:
+    bad = tmp_path / "marrowfen" / "bad.yaml"
+    bad.write_text(
+        "factions:\n"
+        "  - name: The Reed Wardens\n"
+        "    leaders:\n"
+        "      - {name: Tobin Aske, from: 400 RA, to: 410 RA}\n"
+        "      - {name: Bo Nobody, from: 410 RA}\n"
+        "---\n"
+        "kind: items\n"
+        "items:\n"
+        "  - name: The Reed Horn\n"
+        "    holders: [{name: Tobin Aske, from: 12 Frostmere, 400 RA}]\n",
+        encoding="utf-8",
+    )
+    said = cli.invoke(app, ["ingest", str(bad), "-c", CAMPAIGN])
+    assert said.exit_code == 1, said.output
+    out = " ".join(said.output.split())
+    assert "nothing written, 1 problem" in out, out
+    assert 'bad.yaml: line 5, column 16: "leaders" of The Reed Wardens names “Bo Nobody”' in out, out
