@@ -85,6 +85,7 @@ factions:
     leader: Ilse Brannoc
     seat: Corvel Keep
   - name: The Ashen Choir
+    seat: Fenholt
     leaders:
       - {name: Pell Stonehand, from: 410 RA, to: 440 RA}
       - {name: Cask Rennet, from: 440 RA, to: 460 RA, gm_only: true}  # secret
@@ -218,6 +219,22 @@ def test_who_rules_a_place(cli: CliRunner, tmp_path: Path) -> None:
     }
 
 
+def test_a_place_no_title_names_is_ruled_by_whoever_led_the_group_seated_there(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    asked = ["who rules Fenholt?", "who ruled Fenholt in 420?", "who ruled Fenholt before Wenna Corvel?"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    seat = "Fenholt is the seat of the Ashen Choir"
+    pell = f"Pell Stonehand led the Ashen Choir (from year 410 to 440 {REED})"
+    assert said == {
+        asked[
+            0
+        ]: f"{seat}; Wenna Corvel leads the Ashen Choir (since 3 Greening, year 460 {REED}); before, {pell}.",
+        asked[1]: f"{seat}; in year 420, {pell}.",
+        asked[2]: f"{seat}; before Wenna Corvel, {pell}.",
+    }
+
+
 def test_a_second_part_asks_of_the_first_parts_answer(cli: CliRunner, tmp_path: Path) -> None:
     asked = [
         "who's the current Lord of Corvel Keep and who is he married to?",
@@ -280,6 +297,7 @@ SECRET_ASKED = [
     "who had the Saltglass Lantern before Tobin Aske?",
     "who had the Saltglass Lantern in 440?",
     "how long did Maud Corvel have the Saltglass Lantern?",
+    "who ruled Fenholt in 450?",
 ]
 
 
@@ -295,6 +313,9 @@ def test_a_holder_kept_for_the_gm_reads_to_a_player_as_never_written(
     for answer in player.values():
         assert "Hesk" not in answer and "Cask" not in answer and "430 to 455" not in answer, player
         assert "Maud Corvel had" not in answer, player
+    assert player[SECRET_ASKED[-1]] == (
+        "Fenholt is the seat of the Ashen Choir; nothing the table knows says who led the Ashen Choir in year 450. [2]"
+    )
     gm = ask_world(cli, tmp_path, CAMPAIGN, SECRET_ASKED[:5], gm=True, citations=False)
     assert gm == {
         SECRET_ASKED[0]: (
