@@ -109,6 +109,11 @@ class Kin(BaseModel):
     story: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: The entities of each tie, in the order of its names (for a question asked of them: "Tove's uncle's home").
     ids: dict[str, tuple[int, ...]] = Field(default_factory=dict, exclude=True)
+    #: The parents each sibling shares with the person, of those canon names both parents of, each side (one:
+    #: a half-sibling, two: a full one).
+    shared: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    #: When the person's two parents married, in the calendar's words and as stored, as far as the asker sees.
+    parents_married: tuple[str, str] | None = None
 
 
 class Citation(BaseModel):
