@@ -187,6 +187,9 @@ _DEFINITION = re.compile(
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)?")
 #: "How long", "how far", "how big": the word after "how" asks an amount, it names nothing asked about (the
 #: books say "at least 1 hour", not "long"; "how long does a long rest take" keeps the second "long").
+#: "The max number of X" asks how many X: "number" names nothing asked about, and the books say a limit in their
+#: own words ("no more than three").
+_COUNT_ASKED = re.compile(r"(?i)\b(?:the\s+)?(?:max|maximum|most)\s+number\s+of\b")
 _HOW = re.compile(
     r"(?i)\b(how)\s+(?:much|many|long|far|big|large|small|heavy|fast|quick|deep|high|tall|old|wide|often|"
     r"close|near|strong|hard|tough)\b"
@@ -397,6 +400,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
     """Return what a question asks and about what (see the module docstring)."""
     text = " ".join(unicodedata.normalize("NFKC", question).split())
     expanded, used = expand(text, glossary)
+    expanded = _COUNT_ASKED.sub("how many", expanded)
     folded = expanded.casefold().replace("’", "'")
     found: list[tuple[int, str]] = []
     asked_by: dict[str, str] = {}

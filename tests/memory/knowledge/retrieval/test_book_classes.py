@@ -130,3 +130,30 @@ def test_a_list_of_rules_asked_as_a_whole_is_said_by_its_items() -> None:
     # A question asking one thing of it is answered by the item saying it alone.
     answer = reply(analyse("when does being haunted end"), [], [HAUNTED])
     assert answer.known and "laid to rest" in answer.text and "whispers" not in answer.text
+
+
+# A rule saying a limit in its own words, beside a passage saying "number" of something else.
+CANDLES = passage(
+    "## Candles\n\nThe number of candles an investigator lights sets how far the light reaches.",
+    "Hollow Hours",
+    "Candles",
+    chunk_id=1,
+)
+WARDS = passage(
+    "## Wards\n\nAn investigator can keep no more than two wards at once. A ward of salt holds for one night.",
+    "Hollow Hours",
+    "Wards",
+    chunk_id=2,
+)
+
+
+def test_the_max_number_of_something_asks_how_many() -> None:
+    assert analyse("max number of wards an investigator can keep").expanded.startswith("how many wards")
+    for question in (
+        "max number of wards an investigator can keep",
+        "the maximum number of wards i can keep",
+    ):
+        answer = reply(analyse(question), [], [CANDLES, WARDS])
+        assert answer.known and "no more than two wards" in answer.text, question
+    # "number" in any other place is the question's own word.
+    assert "number" in analyse("what number is on the cellar door").subject
