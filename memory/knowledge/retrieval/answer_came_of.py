@@ -46,13 +46,15 @@ _RESULT = re.compile(
     r"succeed\w*|saved|spared|executed|hanged|crowned|captured|took\s+(?:the|back))\b",
     re.IGNORECASE,
 )
+#: "how did Ansel meet his end" asks a death (`answer_deaths`).
+_DEATH = re.compile(r"\bmeet\w*\s+(?:his|her|their|its)\s+end\b", re.IGNORECASE)
 _TYPED = re.compile(r"outcomes?|results?|upshot|aftermath|consequences?", re.IGNORECASE)
 _SMALL = frozenset({"the", "of", "a", "an", "at", "in", "on", "and"})
 
 
 def asks_came_of(question: str) -> bool:
     """Return whether a question asks what came of something (see the module docstring)."""
-    return _ASKS.search(question) is not None
+    return _ASKS.search(question) is not None and not _DEATH.search(question)
 
 
 def _event(question: str, facts: Sequence[CanonFact]) -> tuple[int, CanonFact] | None:

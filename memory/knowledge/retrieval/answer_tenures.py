@@ -180,8 +180,19 @@ class _Held:
     name: str
     predicate: str
     terms: list[_Term]
-    #: A place's seat of a group, said beside who rules it now ("Corvel Keep is the seat of the Gullwardens").
+    #: A place's seat of a group, said beside who rules it now ("Corvel Keep is the seat of the Gullwardens"); or,
+    #: `first`, before every answer of a place ruled by whoever led the group seated there.
     seat: str = ""
+    first: bool = False
+
+    def opened(self, answer: tuple[str, int]) -> tuple[str, int]:
+        """Return an answer after the seat it is asked through: "Fenholt is the seat of the Ashen Choir; …"."""
+        if not self.first or not self.seat:
+            return answer
+        text = answer[0]
+        if text.startswith(("Nothing ", "In ", "Before ", "After ")):
+            text = text[0].lower() + text[1:]
+        return f"{self.seat}; {text}", answer[1]
 
     def clause(self, term: _Term, *, now: bool, span: bool = True) -> str:
         """Return "Ilse Brannoc leads the Gullwardens (since …)", "Maud Corvel was Lady of Corvel Keep (…)"."""
@@ -208,9 +219,11 @@ def _target(question: str, facts: Sequence[CanonFact]) -> tuple[_Held, int] | No
         seat = _seated(fact, facts)
         if fact.holds:
             predicate = fact.holds[0].predicate
-        elif not terms and seat is not None:
-            terms = _terms(seat[0], seat[1], facts)  # a place ruled by whoever led the group seated there
-            predicate = "RULES"
+        elif not terms and seat is not None:  # a place ruled by whoever led the group seated there
+            terms = _terms(seat[0], seat[1], facts)
+            if any(t.start is not None or t.end is not None for t in terms):
+                said = relation_sentence("SEAT_OF", fact.entity_name, seat[0].entity_name)
+                return _Held(seat[0].entity_name, "LEADS", terms, said, first=True), number
         elif terms and fact.entity_type not in ("Faction", "Lineage", "Item"):
             predicate = "RULES"
         if any(t.start is not None or t.end is not None for t in terms):
@@ -224,7 +237,8 @@ def _asks(folded: str, held: _Held) -> bool:
     """Return whether the question asks who held it: a word of the tie, or of a title held."""
     typed = set(fold_words(folded))
     titles = {w for t in held.terms if t.title for w in fold_words(t.title)} - set(fold_words(held.name))
-    return bool(typed & (_ASKED[held.predicate] | titles - {"of", "the"}))
+    asked = _ASKED[held.predicate] | (_ASKED["RULES"] if held.first else frozenset())
+    return bool(typed & (asked | titles - {"of", "the"}))
 
 
 def _who(text: str, terms: Sequence[_Term], facts: Sequence[CanonFact]) -> str | None:
@@ -326,7 +340,7 @@ def _current(held: _Held, folded: str) -> tuple[str, int] | None:
         if before:
             last = before[-1]
             text += f"; before, {held.clause(last, now=False)}"
-        if held.seat:
+        if held.seat and not held.first:
             text += f"; {held.seat}"
         return f"{text}. [{first.number}]", first.number
     if not over:
@@ -366,6 +380,13 @@ def tenure_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if found is None or not _asks(folded, found[0]):
         return None
     held = found[0]
+    answer = _asked(folded, held, facts)
+    return None if answer is None else held.opened(answer)
+
+
+def _asked(folded: str, held: _Held, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer to the form the question asks in: how long, before or after whom, in a year, first, all
+    of them, or who holds it now."""
     if (long := _HOW_LONG.match(folded)) is not None:
         who = _who(long["who"], held.terms, facts)
         return None if who is None else _how_long(held, who)

@@ -86,7 +86,8 @@ async def tenure_holders(
     reader: CanonReader, question: str, named: Sequence[EntityMatch]
 ) -> list[EntityMatch]:
     """Return, for a question asking who led or ruled a faction or a place it names (`asks_tenure`), those canon
-    says held a title naming it for a span (the asker may see), as matches found by that title; none otherwise."""
+    says held a title naming it for a span (the asker may see), as matches found by that title; of a place no
+    title names, the group seated there and the holders of titles naming it. None otherwise."""
     if not asks_tenure(question) or not named:
         return []
     have = {m.entity_id for m in named}
@@ -96,15 +97,32 @@ async def tenure_holders(
         entity = entities.get(match.entity_id)
         if entity is None or not reader.ontology.is_a(entity.type, _TITLED_TYPES):
             continue
-        bare = " ".join(w for w in fold_words(entity.name) if w not in _ARTICLES)
-        if not bare:
+        titled = await _titled(reader, entity.name, have)
+        found += titled
+        if titled or not reader.ontology.is_a(entity.type, ("Location",)):
             continue
-        for statement in await facts_holding(reader, (HELD_TITLE,), [bare]):
-            if statement.subject_id in have or len(found) >= _MOST:
-                continue
-            have.add(statement.subject_id)
-            title = statement.value or ""
-            found.append(
-                EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_SCORE)
-            )
+        # A place no title names: ruled by whoever led the group seated there ("who ruled Fenholt in 420").
+        seats = await reader.statements(predicates=["SEAT_OF"], subject_ids=[entity.id], with_evidence=False)
+        groups = await reader.entities([s.object_id for s in seats if s.object_id is not None])
+        for group in groups.values():
+            if group.id not in have:
+                have.add(group.id)
+                found.append(
+                    EntityMatch(entity_id=group.id, matched=group.name, window=group.name, score=_SCORE)
+                )
+            found += await _titled(reader, group.name, have)
+    return found[:_MOST]
+
+
+async def _titled(reader: CanonReader, name: str, have: set[int]) -> list[EntityMatch]:
+    """Return those canon says held a title naming `name` for a span (the asker may see), as matches found by
+    that title; each once (`have`)."""
+    bare = " ".join(w for w in fold_words(name) if w not in _ARTICLES)
+    found: list[EntityMatch] = []
+    for statement in await facts_holding(reader, (HELD_TITLE,), [bare]) if bare else []:
+        if statement.subject_id in have or len(found) >= _MOST:
+            continue
+        have.add(statement.subject_id)
+        title = statement.value or ""
+        found.append(EntityMatch(entity_id=statement.subject_id, matched=title, window=title, score=_SCORE))
     return found

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_written, public_written
 
@@ -84,6 +85,7 @@ factions:
     leader: Ilse Brannoc
     seat: Corvel Keep
   - name: The Ashen Choir
+    seat: Fenholt
     leaders:
       - {name: Pell Stonehand, from: 410 RA, to: 440 RA}
       - {name: Cask Rennet, from: 440 RA, to: 460 RA, gm_only: true}  # secret
@@ -217,6 +219,22 @@ def test_who_rules_a_place(cli: CliRunner, tmp_path: Path) -> None:
     }
 
 
+def test_a_place_no_title_names_is_ruled_by_whoever_led_the_group_seated_there(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    asked = ["who rules Fenholt?", "who ruled Fenholt in 420?", "who ruled Fenholt before Wenna Corvel?"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    seat = "Fenholt is the seat of the Ashen Choir"
+    pell = f"Pell Stonehand led the Ashen Choir (from year 410 to 440 {REED})"
+    assert said == {
+        asked[
+            0
+        ]: f"{seat}; Wenna Corvel leads the Ashen Choir (since 3 Greening, year 460 {REED}); before, {pell}.",
+        asked[1]: f"{seat}; in year 420, {pell}.",
+        asked[2]: f"{seat}; before Wenna Corvel, {pell}.",
+    }
+
+
 def test_a_second_part_asks_of_the_first_parts_answer(cli: CliRunner, tmp_path: Path) -> None:
     asked = [
         "who's the current Lord of Corvel Keep and who is he married to?",
@@ -279,6 +297,7 @@ SECRET_ASKED = [
     "who had the Saltglass Lantern before Tobin Aske?",
     "who had the Saltglass Lantern in 440?",
     "how long did Maud Corvel have the Saltglass Lantern?",
+    "who ruled Fenholt in 450?",
 ]
 
 
@@ -294,6 +313,9 @@ def test_a_holder_kept_for_the_gm_reads_to_a_player_as_never_written(
     for answer in player.values():
         assert "Hesk" not in answer and "Cask" not in answer and "430 to 455" not in answer, player
         assert "Maud Corvel had" not in answer, player
+    assert player[SECRET_ASKED[-1]] == (
+        "Fenholt is the seat of the Ashen Choir; nothing the table knows says who led the Ashen Choir in year 450. [2]"
+    )
     gm = ask_world(cli, tmp_path, CAMPAIGN, SECRET_ASKED[:5], gm=True, citations=False)
     assert gm == {
         SECRET_ASKED[0]: (
@@ -310,3 +332,25 @@ def test_a_holder_kept_for_the_gm_reads_to_a_player_as_never_written(
         ]: f"Before Wenna Corvel, Cask Rennet led the Ashen Choir (from year 440 to 460 {REED}).",
         SECRET_ASKED[4]: f"In year 450, Cask Rennet led the Ashen Choir (from year 440 to 460 {REED}).",
     }
+
+
+def test_a_leader_or_holder_no_file_defines_is_an_error_at_its_line(cli: CliRunner, tmp_path: Path) -> None:
+    bad = tmp_path / "marrowfen" / "bad.yaml"
+    bad.write_text(
+        "factions:\n"
+        "  - name: The Reed Wardens\n"
+        "    leaders:\n"
+        "      - {name: Tobin Aske, from: 400 RA, to: 410 RA}\n"
+        "      - {name: Bo Nobody, from: 410 RA}\n"
+        "---\n"
+        "kind: items\n"
+        "items:\n"
+        "  - name: The Reed Horn\n"
+        "    holders: [{name: Tobin Aske, from: 12 Frostmere, 400 RA}]\n",
+        encoding="utf-8",
+    )
+    said = cli.invoke(app, ["ingest", str(bad), "-c", CAMPAIGN])
+    assert said.exit_code == 1, said.output
+    out = " ".join(said.output.split())
+    assert "nothing written, 1 problem" in out, out
+    assert 'bad.yaml: line 5, column 16: "leaders" of The Reed Wardens names “Bo Nobody”' in out, out
