@@ -3,7 +3,8 @@ monsters roam the Dry Downs?".
 
 Answered from the creatures canon says inhabit the place or a place within it (a bestiary's `habitat`: the
 relation INHABITS; a town of a region counts for the region, `places.around` reads the places within and the
-creatures there, each card as the asker may see it), each with its description, then the world bible's
+creatures there, each card as the asker may see it), each with its description, then the places' own
+descriptions telling of beasts there ("Gorse Hollow: Wild dogs hunt the gorse at dusk"), then the world bible's
 sentences naming the place or a place within it that tell of beasts living or hunting there ("Marsh-wights haunt
 the pools below Sallow Stair …"), from passages the asker may read; else nothing known. Whether a beast is
 dangerous is left to the description: canon has no such field, and the answer never guesses one.
@@ -72,6 +73,14 @@ def creatures_answer(
                 f"{lead} lives in {at}{': ' + told[:1].lower() + told[1:] if told else ''}. [{number}]"
             )
             cited.append(number)
+    for where in places:  # a place's own description telling of beasts there ("Wild dogs hunt the gorse")
+        description = where.description or attribute_value(where, "description") or ""
+        for sentence in sentences(description):
+            if _TELLS.search(sentence) and not counts_people(sentence):
+                said.append(
+                    f"{where.entity_name}: {sentence.strip().rstrip('.')}. [{facts.index(where) + 1}]"
+                )
+                cited.append(facts.index(where) + 1)
     for number, sentence in _told(results, len(facts) + 1, [p.entity_name for p in places]):
         if not any(n in sentence.casefold() for n in listed):
             said.append(f"{sentence.rstrip('.')}. [{number}]")

@@ -65,6 +65,9 @@ locations:
   - name: Sallow Stair
     part_of: The Mirefen
     description: Stone steps down to the black pools.
+  - name: Gorse Hollow
+    part_of: The Dry Downs
+    description: A dell of gorse. Wild dogs hunt the gorse at dusk.
   - name: The Sunken Chapel  # secret
     part_of: The Mirefen  # secret
     visibility: gm_only  # secret
@@ -73,6 +76,8 @@ regions:
     description: A drowned country of reeds and pools.
   - name: The Dry Downs
     description: Chalk hills without water.
+  - name: The Salt Flats
+    description: White salt to the edge of the sky.
 ---
 creatures:
   - name: Glassjaw Pike
@@ -134,9 +139,10 @@ BEASTS = {
         "Glassjaw Pike lives in Sallow Stair: a pike as long as a boat, with teeth like shards; it drags swimmers "
         "under. Marsh-wights haunt the pools below Sallow Stair and drown travellers who stray from the causeway."
     ),
-    "what lives in the Dry Downs?": "Nothing the table knows says what lives in the Dry Downs.",
-    "are there monsters in the Dry Downs?": (
-        "Nothing the table knows answers “are there monsters in the Dry Downs”."
+    "what lives in the Dry Downs?": "Gorse Hollow: Wild dogs hunt the gorse at dusk.",
+    "what lives in the Salt Flats?": "Nothing the table knows says what lives in the Salt Flats.",
+    "are there monsters in the Salt Flats?": (
+        "Nothing the table knows answers “are there monsters in the Salt Flats”."
     ),
     "who lives in Corbel Weir?": "Lune Penhallow lives in Corbel Weir.",
 }
@@ -191,9 +197,9 @@ def test_beasts_and_results_read_from_canon_and_prose(cli: CliRunner, tmp_path: 
         "Bell Eel lives in the Sunken Chapel, in the Mirefen"
         in gm["are there any dangerous beasts in the Mirefen?"]
     )
-    assert (
-        gm["what lives in the Dry Downs?"]
-        == "Chalk wyrms nest under the Dry Downs, asleep for a hundred years."
+    assert gm["what lives in the Dry Downs?"] == (
+        "Gorse Hollow: Wild dogs hunt the gorse at dusk. Chalk wyrms nest under the Dry Downs, asleep for a "
+        "hundred years."
     )
     assert gm["how did the Tallow Riot end?"] == (
         "The Tallow Riot ended when the guild hanged its own candle-master to buy peace."

@@ -105,3 +105,28 @@ def test_numbers_typed_in_words_are_the_books_figures() -> None:
     assert answer.known and "candle gutters" in answer.text and "lamp dims" not in answer.text
     answer = reply(analyse("what does a vigil of fifteen minutes restore"), [], [VIGIL])
     assert answer.known and "1 Resolve" in answer.text
+
+
+# A condition of the horror game, its effects a numbered list.
+HAUNTED = passage(
+    "## Haunted\n\n1. A haunted investigator hears whispers no one else hears.\n"
+    "2. They cannot sleep in the house that haunts them.\n3. Their Dread rises by 1 at each dawn.\n"
+    "4. The haunting ends when its ghost is laid to rest.",
+    "Hollow Hours",
+    "Haunted",
+)
+
+
+def test_a_list_of_rules_asked_as_a_whole_is_said_by_its_items() -> None:
+    for question in ("what happens when I'm haunted?", "how does being haunted work"):
+        answer = reply(analyse(question), [], [HAUNTED])
+        assert answer.known, question
+        assert (
+            "hears whispers" in answer.text
+            and "cannot sleep" in answer.text
+            and "at each dawn" in answer.text
+        )
+        assert "laid to rest" not in answer.text  # at most three items
+    # A question asking one thing of it is answered by the item saying it alone.
+    answer = reply(analyse("when does being haunted end"), [], [HAUNTED])
+    assert answer.known and "laid to rest" in answer.text and "whispers" not in answer.text
