@@ -32,10 +32,10 @@ from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question, ending_verb
 from memory.knowledge.retrieval.answer_words import (
+    ABBREVIATIONS,
     fold_words,
     has_word,
     labelled_sentences,
-    ABBREVIATIONS,
     related_said,
     same_word,
     sections_of,
