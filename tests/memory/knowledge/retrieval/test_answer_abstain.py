@@ -58,7 +58,11 @@ def _quoted(text: str, number: int) -> ShortAnswer:
 
 def test_a_word_asking_how_many_is_not_what_the_answer_must_name() -> None:
     said = "A shuttle can carry no more than six crew at a time."
-    for question in ("max number of crew on a shuttle", "maximum number of shuttle crew", "total count of crew"):
+    for question in (
+        "max number of crew on a shuttle",
+        "maximum number of shuttle crew",
+        "total count of crew",
+    ):
         assert not off_subject(analyse(question), [SHUTTLES], said), question
     # What is asked of is still needed: a passage about docking does not answer about shuttles.
     assert off_subject(analyse("max number of crew on a shuttle"), [DOCKING], "Docking takes the whole turn.")
@@ -66,7 +70,9 @@ def test_a_word_asking_how_many_is_not_what_the_answer_must_name() -> None:
 
 def test_an_abbreviation_is_held_by_its_long_form_in_the_headings() -> None:
     assert not off_subject(analyse("dc for a perilous hazard"), [CHECKS], "Perilous 16.", best=True)
-    assert off_subject(analyse("dc for a perilous hazard"), [DOCKING], "Docking takes the whole turn.", best=True)
+    assert off_subject(
+        analyse("dc for a perilous hazard"), [DOCKING], "Docking takes the whole turn.", best=True
+    )
 
 
 def test_the_number_asked_is_answered_from_a_lesser_passage() -> None:
@@ -82,12 +88,17 @@ def test_a_price_asked_needs_a_sentence_saying_one() -> None:
     assert asked_value("how much damage does a fuse charge do") is None
     question = "how much does the copper wire for a fuse charge cost"
     assert not holds_asked(question, [], [FUSE], _quoted("Needs: a spool of copper wire.", 1))
-    assert holds_asked("what does a vacuum suit cost", [], [PRICES], _quoted("Vacuum suit costs 40 credits.", 1))
+    assert holds_asked(
+        "what does a vacuum suit cost", [], [PRICES], _quoted("Vacuum suit costs 40 credits.", 1)
+    )
     assert holds_asked("what does a ration pack cost", [], [PRICES], _quoted("It is free for crew.", 1))
 
 
 def test_a_price_the_book_never_gives_is_nothing_known() -> None:
-    for question in ("how much does the copper wire for a fuse charge cost", "what does the fuse charge's wire cost"):
+    for question in (
+        "how much does the copper wire for a fuse charge cost",
+        "what does the fuse charge's wire cost",
+    ):
         answer = reply(analyse(question), [], [FUSE])
         assert not answer.known, question
         assert answer.text.startswith("Nothing the table knows")
