@@ -10,6 +10,7 @@ from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_holds import asked_value, holds_asked
 from memory.knowledge.retrieval.answer_scope import off_subject, strange_words
 from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_unknown import another_kind
 from tests.memory.knowledge.retrieval.test_answer import passage
 
 DOCKING = passage(
@@ -58,7 +59,11 @@ def _quoted(text: str, number: int) -> ShortAnswer:
 
 def test_a_word_asking_how_many_is_not_what_the_answer_must_name() -> None:
     said = "A shuttle can carry no more than six crew at a time."
-    for question in ("max number of crew on a shuttle", "maximum number of shuttle crew", "total count of crew"):
+    for question in (
+        "max number of crew on a shuttle",
+        "maximum number of shuttle crew",
+        "total count of crew",
+    ):
         assert not off_subject(analyse(question), [SHUTTLES], said), question
     # What is asked of is still needed: a passage about docking does not answer about shuttles.
     assert off_subject(analyse("max number of crew on a shuttle"), [DOCKING], "Docking takes the whole turn.")
@@ -66,7 +71,9 @@ def test_a_word_asking_how_many_is_not_what_the_answer_must_name() -> None:
 
 def test_an_abbreviation_is_held_by_its_long_form_in_the_headings() -> None:
     assert not off_subject(analyse("dc for a perilous hazard"), [CHECKS], "Perilous 16.", best=True)
-    assert off_subject(analyse("dc for a perilous hazard"), [DOCKING], "Docking takes the whole turn.", best=True)
+    assert off_subject(
+        analyse("dc for a perilous hazard"), [DOCKING], "Docking takes the whole turn.", best=True
+    )
 
 
 def test_the_number_asked_is_answered_from_a_lesser_passage() -> None:
@@ -82,12 +89,17 @@ def test_a_price_asked_needs_a_sentence_saying_one() -> None:
     assert asked_value("how much damage does a fuse charge do") is None
     question = "how much does the copper wire for a fuse charge cost"
     assert not holds_asked(question, [], [FUSE], _quoted("Needs: a spool of copper wire.", 1))
-    assert holds_asked("what does a vacuum suit cost", [], [PRICES], _quoted("Vacuum suit costs 40 credits.", 1))
+    assert holds_asked(
+        "what does a vacuum suit cost", [], [PRICES], _quoted("Vacuum suit costs 40 credits.", 1)
+    )
     assert holds_asked("what does a ration pack cost", [], [PRICES], _quoted("It is free for crew.", 1))
 
 
 def test_a_price_the_book_never_gives_is_nothing_known() -> None:
-    for question in ("how much does the copper wire for a fuse charge cost", "what does the fuse charge's wire cost"):
+    for question in (
+        "how much does the copper wire for a fuse charge cost",
+        "what does the fuse charge's wire cost",
+    ):
         answer = reply(analyse(question), [], [FUSE])
         assert not answer.known, question
         assert answer.text.startswith("Nothing the table knows")
@@ -100,3 +112,29 @@ def test_typos_of_a_real_name_are_still_found() -> None:
     assert strange_words(analyse("max number of crew on a zeppelin"), ["zeppelin"], [DOCKING, SHUTTLES]) == [
         "zeppelin"
     ]
+
+
+BERTHS = passage(
+    "5.1 BERTHS. A crew member in a common berth pays 1 credit per day; one in a private berth pays 3 credits "
+    "per day.",
+    "Starfall Rules",
+    "Part 5: Downtime",
+    "5.1 Berths",
+    chunk_id=26,
+)
+
+
+def test_a_sentence_about_another_kind_of_the_thing_asked_is_no_answer() -> None:
+    said = "A crew member in a common berth pays 1 credit per day."
+    assert another_kind(analyse("how many credits per day is a luxury berth"), said)
+    assert not another_kind(analyse("how many credits per day is a common berth"), said)
+    # A count or a little word before the noun is no other kind: "one berth", "your berth".
+    assert not another_kind(analyse("how much is a luxury berth"), "You pay for one berth a day.")
+    assert not another_kind(analyse("how much is a luxury berth"), "It costs 9 credits.")
+
+
+def test_another_kind_of_the_thing_asked_is_nothing_known() -> None:
+    answer = reply(analyse("how many credits per day is a luxury berth"), [], [BERTHS])
+    assert not answer.known
+    assert answer.text.startswith("Nothing the table knows")
+    assert "3 credits" in reply(analyse("how many credits per day is a private berth"), [], [BERTHS]).text
