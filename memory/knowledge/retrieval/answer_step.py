@@ -125,7 +125,7 @@ def _answered(
     if (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
-        and (beside_the_point(question.text, facts, answer.text) or another_kind(question, answer.text))
+        and (beside_the_point(question.text, facts, answer.text) or another_kind(question, facts, results, answer))
     ):
         answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)

@@ -21,7 +21,8 @@ from collections.abc import Sequence
 from itertools import pairwise
 
 from memory.fulltext import STOPWORDS
-from memory.knowledge.models import CanonFact
+from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, Question
 from memory.knowledge.retrieval.answer_qualified import other_sex
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
@@ -95,21 +96,31 @@ def _content(word: str) -> bool:
     return len(word) > 2 and word not in STOPWORDS and word not in CHATTER and word not in _NO_KIND
 
 
-def another_kind(question: Question, answer: str) -> bool:
-    """Tell whether an answer tells of another kind of the thing the question names by a qualifier and a noun:
-    the sentence says the noun after another qualifier, and the question's qualifier nowhere (see the module
-    docstring)."""
+def another_kind(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> bool:
+    """Tell whether an answer quoted from passages tells of another kind of the thing the question names by a
+    qualifier and a noun: a sentence says the noun after another qualifier, and the question's qualifier is in
+    neither the sentences nor the passages quoted, their headings included (see the module docstring)."""
     subject = set(question.subject)
     typed = fold_words(question.expanded)
+    # "which beast haunts …": the word after "which" is the kind asked, not a qualifier.
+    start = 2 if typed[:1] in (["which"], ["what"]) else 0
     pairs = [
         (a, n)
-        for a, n in pairwise(typed)
+        for a, n in pairwise(typed[start:])
         if a in subject and n in subject and _content(a) and _content(n) and a != n
     ]
-    if not pairs:
+    first = len(facts) + 1
+    quoted = [
+        results[c.number - first]
+        for c in answer.citations
+        if c.cited and 0 <= c.number - first < len(results)
+    ]
+    if not pairs or not quoted:
         return False
-    text = _CITATION.sub("", answer)
-    said = set(fold_words(text))
+    text = _CITATION.sub("", answer.text)
+    said = set(fold_words(" ".join([text, *(" ".join([*r.heading_path, r.text]) for r in quoted)])))
     for qualifier, noun in pairs:
         if has_word(said, qualifier):
             continue

@@ -125,12 +125,18 @@ BERTHS = passage(
 
 
 def test_a_sentence_about_another_kind_of_the_thing_asked_is_no_answer() -> None:
-    said = "A crew member in a common berth pays 1 credit per day."
-    assert another_kind(analyse("how many credits per day is a luxury berth"), said)
-    assert not another_kind(analyse("how many credits per day is a common berth"), said)
+    said = _quoted("A crew member in a common berth pays 1 credit per day.", 1)
+    assert another_kind(analyse("how many credits per day is a luxury berth"), [], [BERTHS], said)
+    assert not another_kind(analyse("how many credits per day is a common berth"), [], [BERTHS], said)
     # A count or a little word before the noun is no other kind: "one berth", "your berth".
-    assert not another_kind(analyse("how much is a luxury berth"), "You pay for one berth a day.")
-    assert not another_kind(analyse("how much is a luxury berth"), "It costs 9 credits.")
+    for text in ("You pay for one berth a day.", "It costs 9 credits.", "Your berth costs 9 credits."):
+        assert not another_kind(analyse("how much is a luxury berth"), [], [BERTHS], _quoted(text, 1)), text
+    # The question's qualifier in the passage quoted (its heading): the sentence is of the thing asked.
+    assert not another_kind(analyse("how much is a berths fee"), [], [BERTHS], said)
+    # "which hull" asks a kind: "hull" qualifies nothing.
+    assert not another_kind(
+        analyse("which hull docks fastest"), [], [DOCKING], _quoted("A ship docks fastest.", 1)
+    )
 
 
 def test_another_kind_of_the_thing_asked_is_nothing_known() -> None:
