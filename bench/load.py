@@ -43,7 +43,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 from bench.load_process import BotProcess, ChromaServer, error_types
 from bot.offline.emulator import Channel, DiscordEmulator, Member
 from bot.offline.emulator.interactions import APPLICATION_COMMAND, MESSAGE_COMPONENT
-from bot.offline.emulator.models import custom_ids, find_component
+from bot.offline.emulator.messages import custom_ids, find_component
 
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_POSTGRES = "postgresql+asyncpg://postgres@127.0.0.1:5432/test"

@@ -18,8 +18,9 @@
   kept to those present is read, privately and before the commit, by every player who took part in its scene
   (`proposal_seen`); not by one who did not.
 - A continuity conflict (or finding) is hidden when it touches a hidden entity or a hidden statement.
-- What the table is told in place of a truth the GM keeps (a person's `public_status` beside a GM-only `status`)
-  reads, for a player the truth is hidden from, as that truth itself would (`as_told`): "status: missing".
+- What the table is told in place of a truth the GM keeps (a person's `public_status` beside a GM-only `status`,
+  a `public_cause_of_death` beside the true cause, an event's `public_outcome` beside its true outcome) reads, for
+  a player the truth is hidden from, as that truth itself would (`as_told`): "status: missing".
 - A date is hidden when it falls in an era hidden from the viewer (a GM-only era their character does not know):
   a player reads it as no date at all, never in that era's words (the story's date, the calendar's today).
 - Free text (a fact typed as text, a description, a scene's summary a model wrote) that names such an era reads
@@ -185,7 +186,11 @@ def visible_views(
 #: A fact that says what the table is told in place of a truth the GM keeps: `status_public` (a file's
 #: `public_status`) stands for `status`. Its name sorts just after the truth's, so a player's card lists it where
 #: a file saying only the public status would.
-TOLD_FOR: Mapping[str, str] = {"status_public": "status"}
+TOLD_FOR: Mapping[str, str] = {
+    "status_public": "status",
+    "cause_of_death_public": "cause_of_death",  # a file's `public_cause_of_death`
+    "outcome_public": "outcome",  # an event's `public_outcome`
+}
 
 
 def as_told(views: list[StatementView], viewer: Viewer) -> list[StatementView]:

@@ -205,7 +205,9 @@ _register_branches()
 def _register_canon() -> None:
     """Add `lorekeeper canon ...` (defined in `bot.cli.canon`, which uses the helpers above)."""
     from bot.cli.canon import canon_app
+    from bot.cli.canon_list import canon_list
 
+    canon_app.command("list")(canon_list)
     app.add_typer(canon_app, name="canon")
 
 

@@ -59,6 +59,26 @@ class Directory:
         knowing: Knowing | None = None,
     ) -> DirectoryPage:
         """Return a page of the directory (pages past the end show the last one)."""
+        wanted, needle, listed = await self._listed(campaign, viewer, kind, text, knowing)
+        pages = max(1, -(-len(listed) // PAGE_SIZE))
+        page = min(max(0, page), pages - 1)
+        shown = tuple(listed[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
+        return DirectoryPage(shown, page, pages, len(listed), wanted, needle)
+
+    async def listing(self, campaign: Campaign, viewer: Viewer, *, kind: str | None) -> list[DirectoryEntry]:
+        """Return every entity the viewer may see (of one type and its subtypes, when given), by name: what
+        `lorekeeper canon list` prints so a GM can check an import by its names."""
+        return (await self._listed(campaign, viewer, kind, None, None))[2]
+
+    async def _listed(
+        self,
+        campaign: Campaign,
+        viewer: Viewer,
+        kind: str | None,
+        text: str | None,
+        knowing: Knowing | None,
+    ) -> tuple[str | None, str | None, list[DirectoryEntry]]:
+        """Return the type asked (its canonical spelling), the name filter, and the entities listed by name."""
         ontology = self.access.ontology_for(campaign)
         wanted = ontology.entity_type(kind.strip()) if kind and kind.strip() else None
         needle = " ".join((text or "").split()).casefold()[:MAX_FILTER] or None
@@ -72,7 +92,4 @@ class Directory:
             and (needle is None or needle in e.name.casefold())
         ]
         listed.sort(key=lambda e: (e.name.casefold(), e.id))
-        pages = max(1, -(-len(listed) // PAGE_SIZE))
-        page = min(max(0, page), pages - 1)
-        shown = tuple(listed[page * PAGE_SIZE : (page + 1) * PAGE_SIZE])
-        return DirectoryPage(shown, page, pages, len(listed), wanted, needle)
+        return wanted, needle, listed

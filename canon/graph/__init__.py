@@ -11,6 +11,7 @@ The modules, bottom up:
 - `rows`: rows as values (`RowReader`), the columns a validity fills, rows joined with their retcons;
 - `reads`: `LineageReader`, the entities, statements and evidence one viewer may see;
 - `naming`: which entity a typed name means for one viewer, and the words that tell several apart;
+- `name_lookup`: `NameLookup`, entities found by exact name, alias or key, by close spelling, for autocomplete;
 - `reader`: `CanonReader`, the questions asked of them;
 - `bulk`: many rows in one insert, with or without their new ids;
 - `writer`: `CanonWriter`.
@@ -19,7 +20,8 @@ The modules, bottom up:
 from canon.graph.bulk import bulk_insert, insert_returning_ids
 from canon.graph.keys import fold, statement_sort_key, validity_sort_key
 from canon.graph.lineage import in_lineage, lineage_filter
-from canon.graph.reader import FUZZY_CUTOFF, CanonReader, NameRows, believed_at, visible_names
+from canon.graph.name_lookup import NameRows, visible_names
+from canon.graph.reader import FUZZY_CUTOFF, CanonReader, believed_at
 from canon.graph.reads import LineageReader
 from canon.graph.rows import (
     AUTHORITY_OF,

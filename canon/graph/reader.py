@@ -1,6 +1,6 @@
 """`CanonReader`: questions about one campaign's canon for one viewer, as of any point.
 
-Resolve a name, an entity's card, its timeline, what depends on a fact, the neighbourhood within n hops, which
+Resolve a name (found by `canon.graph.name_lookup.NameLookup`), an entity's card, its timeline, what depends on a fact, the neighbourhood within n hops, which
 ontology names canon uses. The rows come through the campaign's lineage (`canon.graph.reads.LineageReader`): a
 branch reads its ancestors' rows up to its fork point, never later ones.
 """
@@ -11,96 +11,37 @@ import datetime as dt
 import itertools
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
-from typing import Any, NamedTuple
+from typing import Any
 
-from rapidfuzz import fuzz, process
-from sqlalchemy import func, or_, select, union
+from sqlalchemy import func, or_, select
 
 from canon.calendar import UNKNOWN
 from canon.errors import InvalidInput, NotFound
 from canon.graph import naming
-from canon.graph.kept_aliases import kept_aliases
-from canon.graph.keys import fold, statement_sort_key
-from canon.graph.lineage import fixed_list, lineage_filter
+from canon.graph.keys import statement_sort_key
+from canon.graph.lineage import lineage_filter
+from canon.graph.name_lookup import NameLookup
 from canon.graph.reads import LineageReader
-from canon.graph.rows import RowReader
 from canon.models import (
     NOW,
     AsOf,
     CanonLevel,
     Entity,
     EntityCard,
-    EntityRef,
     Statement,
     StatementKind,
     StatementView,
     Viewer,
 )
-from canon.tables import AliasRow, DependencyRow, EntityRow, StatementRow
-from canon.visibility import TOLD_FOR, may_see, statement_is_public_sql
+from canon.tables import DependencyRow, EntityRow, StatementRow
+from canon.visibility import TOLD_FOR, statement_is_public_sql
 
 FUZZY_CUTOFF = 80
 _DEAD = frozenset({"dead"})
-#: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
-AUTOCOMPLETE_CUTOFF = 70
 
 
-class NameRows(NamedTuple):
-    """Every name of a lineage's standing entities, whoever reads: (name, entity id, the entity's visibility)
-    and (alias, entity id), as the database gives them."""
-
-    names: list[tuple[str, int, str]]
-    aliases: list[tuple[str, int]]
-    #: Aliases a file keeps for the GM (`{name: ..., gm_only: true}` in `aliases`): names only the GM finds by.
-    secret: Sequence[tuple[str, int]] = ()
-
-
-class CanonReader(LineageReader):
+class CanonReader(NameLookup):
     """Answers questions about one campaign's canon for one viewer, through the campaign's lineage."""
-
-    async def find_exact(self, name: str, as_of: AsOf = NOW) -> list[Entity]:
-        """Return visible, standing entities whose name, alias or key is exactly `name` (case-insensitive)."""
-        folded = fold(name)
-        table = EntityRow.__table__.c
-        # Three lookups on covering (campaign, name) indexes, instead of one OR that the planner answers by a
-        # scan of every entity; the exact lineage cut (changeset, scene, date) applies to the few rows found.
-        campaigns = [step.campaign_id for step in self.steps]
-        ids = union(
-            select(table.id).where(table.campaign_id.in_(fixed_list(campaigns)), table.name_folded == folded),
-            select(table.id).where(table.campaign_id.in_(fixed_list(campaigns)), table.key == name.strip()),
-            select(AliasRow.entity_id).where(
-                AliasRow.alias_folded == folded, lineage_filter(AliasRow, self.steps)
-            ),
-        )
-        kept = (
-            await kept_aliases(self.session, self.steps, self._retcons) if may_see(self.viewer, True) else []
-        )
-        secret = [e for a, e in kept if fold(a) == folded]  # the GM's: an alias kept for the GM
-        rows = await self._entity_rows([or_(table.id.in_(ids), table.id.in_(fixed_list(secret)))], as_of)
-        rows = [r for r in rows if r.retconned_at is None]
-        aliases = await self._aliases([r.id for r in rows], as_of)
-        build = RowReader(EntityRow.__table__)
-        return sorted((build.entity(r, aliases.get(r.id, ())) for r in rows), key=lambda e: e.id)
-
-    async def names(self) -> list[tuple[str, int]]:
-        """Return every visible (name or alias, entity id) pair, for fuzzy matching and autocomplete."""
-        return visible_names(self, await self.name_rows())
-
-    async def name_rows(self) -> NameRows:
-        """Return every name and alias of the lineage's standing entities, whoever reads (`visible_names`
-        keeps the viewer's)."""
-        query = select(EntityRow.name, EntityRow.id, EntityRow.visibility).where(
-            lineage_filter(EntityRow, self.steps)
-        )
-        names = [(n, e, v) for n, e, v in (await self.session.execute(query)).all()]
-        alias_query = select(AliasRow.alias, AliasRow.entity_id).where(lineage_filter(AliasRow, self.steps))
-        aliases = [(a, e) for a, e in (await self.session.execute(alias_query)).all()]
-        retconned = await self._retcons("entity", {e for _, e, _ in names} | {e for _, e in aliases}, NOW)
-        return NameRows(
-            [r for r in names if r[1] not in retconned],
-            [r for r in aliases if r[1] not in retconned],
-            [r for r in await kept_aliases(self.session, self.steps, self._retcons) if r[1] not in retconned],
-        )
 
     async def resolve(self, name: str, as_of: AsOf = NOW, *, type_hint: str | None = None) -> Entity:
         """Return the entity a name means: exact name, alias or key first, then a unique whole word of a name
@@ -116,45 +57,6 @@ class CanonReader(LineageReader):
             raise await naming.ambiguity(self, name, found)
         matches = await self.fuzzy(name, limit=3, whole=True)
         return await naming.closest(self, name, matches, FUZZY_CUTOFF, as_of)
-
-    async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
-        """Return the entities whose names are closest to `text`, with a 0-100 score.
-
-        By default partial matches score high (good for suggestions); `whole=True` compares whole names only,
-        so that a typo ("Aldrik") still finds "Aldric" while "The Hidden King" does not find "the Knight".
-        """
-        pairs = await self.names()
-        if not pairs or not text.strip():
-            return []
-        choices = [fold(n) for n, _ in pairs]
-        scorer = fuzz.ratio if whole else fuzz.WRatio
-        hits = process.extract(fold(text), choices, scorer=scorer, limit=limit * 3)
-        best: dict[int, float] = {}
-        for _, score, index in hits:
-            entity_id = pairs[index][1]
-            best[entity_id] = max(best.get(entity_id, 0.0), float(score))
-        top = sorted(best.items(), key=lambda kv: -kv[1])[:limit]
-        found = await self.entities([e for e, _ in top])
-        return [(self.ref(found[e]), s) for e, s in top if e in found]
-
-    async def autocomplete(self, prefix: str, *, limit: int = 25) -> list[EntityRef]:
-        """Return entities for an autocomplete box, as the viewer sees canon: names starting with what is typed
-        first, then names with a word (or run of words) starting with it ("harrow" or "mir" for Mirela Harrow),
-        then close spellings of it (a typo)."""
-        pairs = await self.names()
-        folded = fold(prefix)
-        starts = [e for n, e in pairs if fold(n).startswith(folded)] if folded else [e for _, e in pairs]
-        if folded:
-            starts += [e for n, e in pairs if naming.starts_words(prefix, n)]
-        ordered = list(dict.fromkeys(starts))[:limit]
-        if len(ordered) < limit and folded:
-            ordered += [
-                r.id
-                for r, score in await self.fuzzy(prefix, limit=limit)
-                if score >= AUTOCOMPLETE_CUTOFF and r.id not in ordered
-            ]
-        found = await self.entities(ordered[:limit])
-        return [self.ref(found[e]) for e in ordered[:limit] if e in found]
 
     current_state = staticmethod(lambda statements, terminal=_DEAD: current_state(statements, terminal))
 
@@ -354,22 +256,6 @@ class CanonReader(LineageReader):
         if not ids:
             return []
         return await self.views(await self.statements(statement_ids=ids))
-
-
-def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]]:
-    """Return the (name or alias, entity id) pairs of `CanonReader.name_rows` the reader's viewer may see."""
-    pairs: list[tuple[str, int]] = []
-    hidden: set[int] = set()
-    for name, entity_id, visibility in rows.names:
-        seen, name_only = reader.sees_name(entity_id, visibility)
-        if seen:
-            pairs.append((name, entity_id))
-        if not seen or name_only:
-            hidden.add(entity_id)  # no aliases: a hidden entity known by name only goes by that name alone
-    pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
-    if may_see(reader.viewer, True):  # the GM finds an entity by the aliases kept for the GM too
-        pairs += [(alias, entity_id) for alias, entity_id in rows.secret if entity_id not in hidden]
-    return pairs
 
 
 def _facts_of(attributes: Collection[str] | None) -> list[Any]:

@@ -75,6 +75,13 @@ TargetType = Literal[
 RelationType = Literal[
     "PARENT_OF",
     "REPUTED_PARENT_OF",
+    "ADOPTIVE_PARENT_OF",
+    "FOSTER_PARENT_OF",
+    "STEP_PARENT_OF",
+    "GODPARENT_OF",
+    "PARENT_IN_LAW_OF",
+    "SIBLING_IN_LAW_OF",
+    "KILLED",
     "BORN_IN",
     "SPOUSE_OF",
     "MEMBER_OF",
@@ -113,7 +120,10 @@ RelationType = Literal[
 ]
 # Relations that hold both ways: one edge per pair, however many entries state it, and from either side.
 SYMMETRIC: frozenset[str] = frozenset(
-    {"SPOUSE_OF", "ALLY_OF", "ENEMY_OF", "RIVAL_OF", "FRIEND_OF", "SIBLING_OF", "COUSIN_OF"}
+    {
+        *("SPOUSE_OF", "ALLY_OF", "ENEMY_OF", "RIVAL_OF", "FRIEND_OF", "SIBLING_OF", "COUSIN_OF"),
+        "SIBLING_IN_LAW_OF",
+    }
 )
 # Entity types that are another type wherever a reference expects it (`config/ontology.yaml`'s parents).
 PARENT_TYPES: dict[str, str] = {"NPC": "Person", "PC": "Person"}

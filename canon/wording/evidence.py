@@ -1,5 +1,5 @@
 """Evidence in words, as a person says it: "from the scene at the Lantern on 3 Frostmoot, said by Pat", "from the
-world bible"; the scene linked to its turns' messages where they are known.
+lore files" (to the GM: "from characters.yaml, line 4"); the scene linked to its turns' messages where they are known.
 
 What a scene's evidence can say depends on what the caller knows of the scene (`SceneWords`: its title, place
 and date, who spoke each turn, a link to each turn's message); without it the evidence still reads in words
@@ -63,8 +63,10 @@ COMMAND_NOTE = re.compile(r".+ by (?P<who>[^,]+)$", re.S)
 BRANCH_NOTE = re.compile(r"branch “(?P<name>[^”]*)”")
 
 
-#: Where imported structured lore comes from, as a player hears it.
-WORLD_BIBLE = "from the world bible"
+#: Where imported structured lore comes from, as a player hears it: no file's name, which is the GM's (a name may
+#: tell of a secret); the GM reads the file as imported ("from characters.yaml, line 4"). Prose of an imported
+#: world bible is a source of its own (`EvidenceKind.CHUNK`).
+LORE_FILES = "from the lore files"
 
 
 def _identity(text: str) -> str:
@@ -150,10 +152,10 @@ def evidence_words(
         case EvidenceKind.TURNS:
             return turns_words(evidence, scenes or {}, escape=escape, links=links, viewer=viewer)
         case EvidenceKind.YAML:
-            if viewer != Viewer.GM:  # where in which file helps only the one who fixes the file
-                return WORLD_BIBLE
+            if viewer != Viewer.GM or not evidence.file:  # the file and line help the one who fixes the file
+                return LORE_FILES
             where = f"{evidence.file}, line {evidence.line}" if evidence.line else f"{evidence.file}"
-            return f"{WORLD_BIBLE} ({escape(where)})"
+            return f"from {escape(where)}"
         case EvidenceKind.CHUNK:
             if viewer != Viewer.GM:
                 return "an imported source"

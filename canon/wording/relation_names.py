@@ -17,6 +17,12 @@ from canon.wording.relations import PHRASES, relation_words
 _OWN: Mapping[str, str] = {
     "PARENT_OF": "is the parent of",
     "REPUTED_PARENT_OF": "is known as the parent of",
+    "ADOPTIVE_PARENT_OF": "adopted",
+    "FOSTER_PARENT_OF": "is the foster parent of",
+    "STEP_PARENT_OF": "is a step-parent of",
+    "GODPARENT_OF": "is a godparent of",
+    "PARENT_IN_LAW_OF": "is a parent-in-law of",
+    "SIBLING_IN_LAW_OF": "is a sibling-in-law of",
     "SIBLING_OF": "is a sibling of",
     "AUNT_OR_UNCLE_OF": "is an aunt or uncle of",
     "GRANDPARENT_OF": "is a grandparent of",

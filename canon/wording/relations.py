@@ -17,6 +17,12 @@ from canon.wording.counts import in_words
 PHRASES: Mapping[str, str] = {
     "PARENT_OF": "{s} is {o}'s {parent}",
     "REPUTED_PARENT_OF": "{s} is known as {o}'s {parent}",
+    "ADOPTIVE_PARENT_OF": "{s} is {o}'s adoptive {parent}",
+    "FOSTER_PARENT_OF": "{s} is {o}'s foster {parent}",
+    "STEP_PARENT_OF": "{s} is {o}'s {parent}",
+    "GODPARENT_OF": "{s} is {o}'s {parent}",
+    "PARENT_IN_LAW_OF": "{s} is {o}'s {parent}",
+    "SIBLING_IN_LAW_OF": "{s} is {o}'s {parent}",
     "SPOUSE_OF": "{s} is married to {o}",
     "SIBLING_OF": "{s} is {o}'s sibling",
     "ALLY_OF": "{s} is an ally of {o}",
@@ -75,6 +81,10 @@ BY_SEX = frozenset(p for p, phrase in PHRASES.items() if "{parent}" in phrase)
 _BY_SEX: Mapping[str, tuple[str, str, str]] = {
     "AUNT_OR_UNCLE_OF": ("uncle", "aunt", "uncle or aunt"),
     "GRANDPARENT_OF": ("grandfather", "grandmother", "grandparent"),
+    "STEP_PARENT_OF": ("stepfather", "stepmother", "step-parent"),
+    "GODPARENT_OF": ("godfather", "godmother", "godparent"),
+    "PARENT_IN_LAW_OF": ("father-in-law", "mother-in-law", "parent-in-law"),
+    "SIBLING_IN_LAW_OF": ("brother-in-law", "sister-in-law", "sibling-in-law"),
 }
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
@@ -211,10 +221,11 @@ def fact_sentence(subject: str, attribute: str, value: str, *, told: bool = Fals
     list of facts says the title as the GM wrote it, the words a GM types to pick the fact again."""
     if attribute.strip().lower() in BEING:
         return f"{subject} is {title_phrase(value) if told else value}"
-    if (
-        attribute_words(attribute).lower() == "status public"
-    ):  # what players read beside the truth the GM keeps
+    words = attribute_words(attribute).lower()
+    if words == "status public":  # what players read beside the truth the GM keeps
         return f"Players are told {subject} is {value}"
+    if words.endswith(" public"):  # "Players are told Maud Fenn's cause of death: a winter fever"
+        return f"Players are told {possessive(subject)} {words.removesuffix(' public')}: {value}"
     return f"{possessive(subject)} {attribute_words(attribute)}: {value}"
 
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Hold", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -70,6 +70,23 @@ class Office(BaseModel):
     current: bool = False
 
 
+class Hold(BaseModel):
+    """One who led, ruled or held an entity for a span (a faction's leaders, an item's holders one after another:
+    `retrieval.tenures`), as the asker may see it: the holder's name, the tie (LEADS, RULES, POSSESSES), its dates
+    as sortable keys (None where not known, or hidden from the asker), when in the calendar's words, and whether
+    it is over or held today."""
+
+    model_config = ConfigDict(frozen=True)
+
+    holder: str
+    predicate: str
+    start_key: int | None = None
+    end_key: int | None = None
+    span: str = ""
+    ended: bool = False
+    current: bool = False
+
+
 class Kin(BaseModel):
     """A person's family two steps out, as far as the asker may see it (`retrieval.kin`), for answers about kin
     ("Who are Tove's cousins?", "When did Bram marry?").
@@ -92,6 +109,11 @@ class Kin(BaseModel):
     story: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: The entities of each tie, in the order of its names (for a question asked of them: "Tove's uncle's home").
     ids: dict[str, tuple[int, ...]] = Field(default_factory=dict, exclude=True)
+    #: The parents each sibling shares with the person, of those canon names both parents of, each side (one:
+    #: a half-sibling, two: a full one).
+    shared: dict[str, tuple[str, ...]] = Field(default_factory=dict)
+    #: When the person's two parents married, in the calendar's words and as stored, as far as the asker sees.
+    parents_married: tuple[str, str] | None = None
 
 
 class Citation(BaseModel):

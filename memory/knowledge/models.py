@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.knowledge.answer_models import Kin, Life, Office, Relation, ShortAnswer
+from memory.knowledge.answer_models import Hold, Kin, Life, Office, Relation, ShortAnswer
 from memory.leaks import Secret
 
 
@@ -142,6 +142,8 @@ class CanonFact(BaseModel):
     #: The titles a person held for a span (`retrieval.offices`), and of an event the day it took place (its world
     #: key), as the asker may see them: who held an office when, before or after whom.
     offices: tuple[Office, ...] = ()
+    #: Who led, ruled or held it for a span (`retrieval.tenures`): a faction's leaders, an item's holders.
+    holds: tuple[Hold, ...] = ()
     when_key: int | None = None
     #: A person's family two steps out, read when the question asks a kin word (`retrieval.kin`).
     kin: Kin | None = None

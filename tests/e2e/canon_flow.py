@@ -7,7 +7,7 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from canon.campaigns import Campaign, ChangesetRow
 from canon.tables import ConflictRow, ProposalRow, StatementRow
 from memory.scene_tables import SceneRow

@@ -27,7 +27,8 @@ import pytest
 from pydantic import BaseModel
 
 from bot.offline.emulator import Guild
-from bot.offline.emulator.models import LOADING, StoredMessage
+from bot.offline.emulator.messages import StoredMessage
+from bot.offline.emulator.models import LOADING
 from bot.offline.emulator.rest_base import RestContext
 from config.settings import Settings
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from memory.knowledge.retrieval.answer import nothing_known
 from tests.e2e.canon_flow import embed_text
 from tests.e2e.conftest import World, sql_run_below

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from bot.offline.emulator import Channel, DiscordEmulator
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from canon.models import Viewer
 from config.settings import Settings
 from tests.conftest import DatabaseTarget

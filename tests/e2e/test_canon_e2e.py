@@ -10,7 +10,7 @@ import re
 
 from sqlalchemy import select
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from canon.models import EvidenceKind, Viewer
 from canon.proposals import ProposalStatus
 from canon.tables import ConflictRow

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from bot.wiki.tokens import LinkRefused
 from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below

@@ -67,7 +67,7 @@ async def test_a_title_from_play_against_the_world_bible_is_warned_with_both_sid
             "Mara Tidewright's title is “Pirate Queen” according to play (scene 1), contradicting "
             "“Harbourmaster of Greyhaven” from an imported source (undated)" in text
         ), text
-        assert "Mara Tidewright is Harbourmaster of Greyhaven: from the world bible\n" in text, text
+        assert "Mara Tidewright is Harbourmaster of Greyhaven: from the lore files\n" in text, text
         assert (
             "Mara Tidewright is Pirate Queen (scene 1): from [the scene “The harbour”](" in text
             and ", said by Pat\n" in text

@@ -17,7 +17,7 @@ from sqlalchemy import update
 
 from bot.client.client import INVITE_PERMISSIONS
 from bot.offline.emulator import DiscordEmulator
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from bot.schema.ops_tables import CommandSyncRow
 from canon.models import Visibility
 from canon.proposals import EntityContent

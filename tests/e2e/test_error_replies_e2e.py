@@ -13,7 +13,7 @@ from typing import Any
 
 from bot.client.replies import WITHDRAWN
 from bot.offline.emulator.interactions import InteractionResult
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from canon.errors import NotFound
 from tests.e2e.conftest import World, scene_report, sql_run_below
 

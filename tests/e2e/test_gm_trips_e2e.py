@@ -173,9 +173,9 @@ async def test_players_read_evidence_as_a_person_says_it_and_the_gm_also_reads_t
     assert not re.search(r"\bturns? \d|\bturns? \[", card), card  # no turn number reaches a player
     # The GM, who fixes the file, also reads where in it the fact comes from.
     gm_card = embed_text((await emu.invoke(chan, gm, "canon entity", name="Mara Tidewright")).embeds[0])
-    assert "Harbourmaster of Greyhaven — from the world bible (family.yaml, line 4)" in gm_card, gm_card
+    assert "Harbourmaster of Greyhaven — from family.yaml, line 4" in gm_card, gm_card
     pat_card = embed_text((await emu.invoke(chan, pat, "canon entity", name="Mara Tidewright")).embeds[0])
-    assert "Mara Tidewright is Harbourmaster of Greyhaven — from the world bible" in pat_card
+    assert "Mara Tidewright is Harbourmaster of Greyhaven — from the lore files" in pat_card
     assert ".yaml" not in pat_card
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from canon.models import Visibility
 from canon.visibility import statement_hidden
 from tests.e2e.canon_flow import embed_text, gm_adds, review_cards

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import why_id

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from tests.e2e.conftest import World, sql_run_below
 from tests.e2e.test_lore_e2e import everything, import_file, why_id
 

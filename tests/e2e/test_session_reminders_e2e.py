@@ -14,7 +14,7 @@ from apscheduler.jobstores.sqlalchemy import SQLAlchemyJobStore
 from apscheduler.schedulers.asyncio import AsyncIOScheduler
 from sqlalchemy import create_engine, text, update
 
-from bot.offline.emulator.models import parse_mentions
+from bot.offline.emulator.messages import parse_mentions
 from bot.ops import jobs
 from bot.ops.apscheduler_adapter import sync_url
 from bot.ops.scheduler import BACKUP_JOB, CONTINUITY_JOB, IDLE_JOB

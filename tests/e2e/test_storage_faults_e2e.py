@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy.engine import make_url
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from tests.conftest import DatabaseTarget
 from tests.e2e.canon_flow import embed_text, gm_adds
 from tests.e2e.conftest import World

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select, text
 from sqlalchemy.exc import OperationalError
 
-from bot.offline.emulator.models import StoredMessage
+from bot.offline.emulator.messages import StoredMessage
 from canon.storage_faults import DISK_FULL
 from memory.scene_tables import TurnRow
 from tests.e2e.conftest import World

@@ -18,7 +18,7 @@ import pytest
 from sqlalchemy import select
 
 from bot.offline.emulator import DiscordEmulator
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from memory.narrations import NarrationStatus
 from memory.npc_memory import DocType
 from memory.scene_tables import SceneRow

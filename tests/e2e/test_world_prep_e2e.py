@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from bot.offline.emulator.models import custom_ids
+from bot.offline.emulator.messages import custom_ids
 from tests.e2e.conftest import World, sql_run_below, tavern
 
 #: The flows below whose SQL is run on PostgreSQL by lower tests (the others here stay on both).

@@ -18,7 +18,8 @@ See ``DiscordEmulator`` for the full API and ``capture_bot_errors`` for failing 
 from .emulator import DiscordEmulator, handler_tasks, point_client_at
 from .errors import BotErrorCapture, capture_bot_errors
 from .interactions import CommandNotAvailable, InteractionResult
-from .models import Attachment, Channel, Guild, Member, Role, StoredMessage, User, Webhook
+from .messages import Attachment, StoredMessage, Webhook
+from .models import Channel, Guild, Member, Role, User
 from .rest import Fault, RequestRecord
 
 __all__ = [

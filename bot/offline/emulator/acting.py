@@ -12,7 +12,8 @@ from typing import Any
 from . import discord_rules as rules
 from .delivery import GatewayDelivery
 from .gateway import GUILD_MEMBERS, GUILDS
-from .models import Attachment, Channel, Member, Role, StoredMessage, User, now_iso, parse_mentions
+from .messages import Attachment, StoredMessage, parse_mentions
+from .models import Channel, Member, Role, User, now_iso
 
 
 class UsersActing(GatewayDelivery):

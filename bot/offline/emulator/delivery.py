@@ -10,7 +10,8 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from .gateway import DIRECT_MESSAGES, GUILD_MEMBERS, GUILD_MESSAGES, MESSAGE_CONTENT, GatewaySession
-from .models import DM, Guild, StoredMessage
+from .messages import StoredMessage
+from .models import DM, Guild
 from .state import EmulatorState
 
 _HANDLER_TASK_PREFIXES = (

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from aiohttp import web
 
-from .models import Attachment
+from .messages import Attachment
 
 __all__ = ["FAULTS", "serve_attachment"]
 

@@ -25,16 +25,8 @@ from .errors import BotErrorCapture
 from .gateway import GatewaySession, handle_gateway
 from .interactions import InteractionResult
 from .invoking import InteractionsSent
-from .models import (
-    ALL_PERMISSIONS,
-    Attachment,
-    Channel,
-    Guild,
-    SnowflakeFactory,
-    StoredMessage,
-    User,
-    Webhook,
-)
+from .messages import Attachment, StoredMessage, Webhook
+from .models import ALL_PERMISSIONS, Channel, Guild, SnowflakeFactory, User
 from .rest import Fault, RequestRecord, RestApi
 from .state import MessageObserver
 from .world import WorldBuilding, _permission_bits

@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from .discord_rules import check_typed_value
-from .models import EPHEMERAL, Attachment, Channel, Guild, Member, Role, StoredMessage, User
+from .messages import Attachment, StoredMessage
+from .models import EPHEMERAL, Channel, Guild, Member, Role, User
 
 # Application command option types
 SUB_COMMAND = 1

@@ -25,17 +25,8 @@ from .interactions import (
     nest_options,
     walk_command,
 )
-from .models import (
-    ADMINISTRATOR,
-    ALL_PERMISSIONS,
-    Channel,
-    Guild,
-    Member,
-    StoredMessage,
-    User,
-    custom_ids,
-    find_component,
-)
+from .messages import StoredMessage, custom_ids, find_component
+from .models import ADMINISTRATOR, ALL_PERMISSIONS, Channel, Guild, Member, User
 
 
 def _bot_permissions(guild: Guild | None, bot_user_id: int) -> int:

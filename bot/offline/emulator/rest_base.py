@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 from . import discord_rules as rules
 from .discord_rules import ApiError, invalid
 from .interactions import InteractionResult
-from .models import EPHEMERAL, LOADING, Channel, Guild, StoredMessage, Webhook, now_iso
+from .messages import StoredMessage, Webhook
+from .models import EPHEMERAL, LOADING, Channel, Guild, now_iso
 from .validation import validate_message
 
 if TYPE_CHECKING:

@@ -9,7 +9,8 @@ from typing import Any
 from . import discord_rules as rules
 from .discord_rules import ApiError, invalid
 from .interactions import AUTOCOMPLETE, MODAL_SUBMIT, InteractionResult
-from .models import EPHEMERAL, LOADING, StoredMessage, Webhook
+from .messages import StoredMessage, Webhook
+from .models import EPHEMERAL, LOADING
 from .rest_base import ApiRequest, RestContext, unknown
 
 

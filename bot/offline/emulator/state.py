@@ -10,7 +10,8 @@ import discord
 
 from . import discord_rules as rules
 from .errors import BotErrorCapture
-from .models import Attachment, Channel, Guild, SnowflakeFactory, StoredMessage, User, Webhook
+from .messages import Attachment, StoredMessage, Webhook
+from .models import Channel, Guild, SnowflakeFactory, User
 
 if TYPE_CHECKING:
     from .gateway import GatewaySession

@@ -9,18 +9,17 @@ import discord.gateway
 import discord.http
 
 from .downloads import FAULTS
+from .messages import Attachment, guess_content_type
 from .models import (
     DEFAULT_EVERYONE_PERMISSIONS,
     DM,
     GUILD_CATEGORY,
     GUILD_TEXT,
-    Attachment,
     Channel,
     Guild,
     Member,
     Role,
     User,
-    guess_content_type,
 )
 from .state import EmulatorState
 

@@ -22,7 +22,7 @@ from bot.offline.emulator.interactions import (
     USER,
     modal_submission,
 )
-from bot.offline.emulator.models import find_component
+from bot.offline.emulator.messages import find_component
 
 from .views import leaf_commands, visible_to
 

@@ -20,6 +20,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
+from canon.structured.kinds.fates import FATE_FIELDS, told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
 from canon.structured.kinds.titles import held_titles
@@ -68,6 +69,12 @@ class Character(Entry):
     birth_name: Text | None = None
     birthplace: Ref | None = None
     cause_of_death: Text | None = None
+    # How the table believes they died, beside the true `cause_of_death`; who killed them (`kinds.fates`).
+    public_cause_of_death: Text | None = None
+    killed_by: Ref | None = None
+    # Who took them in later than birth (`{name: Bran Holt, adopted: 1204}`): the tie holds from that date.
+    adoptive_parents: list[Ref] = Field(default_factory=list)
+    foster_parents: list[Ref] = Field(default_factory=list)
     held_at: Ref | None = None
     # The people the character belongs to, as a family tree's member says it (MEMBER_OF a Culture).
     culture: Ref | None = None
@@ -101,7 +108,9 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
     """Define the characters, with their lives, factions and homes."""
     for character in document.characters:
         loc = n.v.loc_of(character)
-        hidden = status_told(n, character, loc, hidden_fields(n, character, loc))
+        hidden = truths_told(
+            n, character, loc, status_told(n, character, loc, hidden_fields(n, character, loc))
+        )
         titles, spans = held_titles(n, character.id, loc, character.titles, character.died, hidden)
         attributes: dict[str, JsonValue] = {
             "aliases": list(character.aliases),
@@ -114,6 +123,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "died": n.date_text(character.died),
             "birth_name": character.birth_name,
             "cause_of_death": character.cause_of_death,
+            **told_attributes(character),
             "description": character.description,
             "gm_notes": character.gm_notes,
         }
@@ -200,5 +210,7 @@ KIND = KindSpec(
         ),
         # Ties that are neither a parent's nor a marriage, on a character or a family tree's member.
         *TIE_FIELDS,
+        # Who killed them, who adopted or fostered them: on a character or a family tree's member.
+        *FATE_FIELDS,
     ),
 )

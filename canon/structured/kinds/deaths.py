@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from canon.structured.kinds.fates import faked_death
 from canon.structured.schemas import LoreModel
 
 if TYPE_CHECKING:
@@ -16,15 +17,15 @@ _DIED_STATES = frozenset({"dead", "undead"})
 
 
 def check_death(n: Normaliser, person: LoreModel, loc: Loc) -> None:
-    """Refuse a cause of death given of someone whose `status` says they live."""
+    """Refuse a death's cause, what players are told of it, or a killer given of someone whose `status` says
+    they live."""
     status = getattr(person, "status", None)
-    if (
-        getattr(person, "cause_of_death", None) is not None
-        and status is not None
-        and status not in _DIED_STATES
-    ):
-        n.v.report(
-            (*loc, "cause_of_death"),
-            f'"cause_of_death" is given, but "status" is {status}: write "status: dead" (or leave "status" out), '
-            'or drop "cause_of_death"',
-        )
+    if status is None or status in _DIED_STATES:
+        return
+    for field in ("cause_of_death", "public_cause_of_death", "killed_by"):
+        if getattr(person, field, None) is not None and not faked_death(person, field):
+            n.v.report(
+                (*loc, field),
+                f'"{field}" is given, but "status" is {status}: write "status: dead" (or leave "status" out), '
+                f'or drop "{field}"',
+            )

@@ -1,6 +1,6 @@
 """Faction files: houses, guilds, orders and armies, with who leads them, where they sit, who belongs.
 
-Edges: the leader LEADS the faction, its seat is SEAT_OF it, each member MEMBER_OF it (a person, creature,
+Edges: the leader LEADS the faction (and each of its `leaders` over time, for the span written: `kinds.spans`), its seat is SEAT_OF it, each member MEMBER_OF it (a person, creature,
 deity or another faction), and the faction ALLY_OF each ally and ENEMY_OF each rival (both ways: one edge per
 pair, whichever side lists it). Its `founder` (a person or a god, by name or id) FOUNDED it, on its `founded`
 date when given (a date in the calendar's words, kept as the attribute `founded`); whom it worships (`worships`,
@@ -18,6 +18,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.spans import link_spans
 from canon.structured.normalise import tie
 from canon.structured.schemas import (
     HOUSES_TOO,
@@ -51,6 +52,8 @@ class Faction(Entry):
     name: Name
     aliases: list[Text] = Field(default_factory=list)
     leader: Ref | None = None
+    # Its leaders one after another, each a name or `{name: .., from: .., to: ..}` (`kinds.spans`).
+    leaders: list[Ref] = Field(default_factory=list)
     seat: Ref | None = None
     members: list[Ref] = Field(default_factory=list)
     allies: list[Ref] = Field(default_factory=list)
@@ -71,6 +74,8 @@ class Faction(Entry):
         "religion": "worships",
         "faith": "worships",
         "tongue": "language",
+        "past_leaders": "leaders",
+        "former_leaders": "leaders",
     }
 
 
@@ -96,7 +101,8 @@ def normalise(n: Normaliser, document: FactionsFile) -> None:
         hidden = hidden_fields(n, faction, loc)
         visibility = faction.visibility or "public"
         n.define("Faction", faction.id, faction.name, attributes, visibility, loc, hidden)
-        n.link_fields("Faction", faction, loc, skip=("founder",), gm_only=hidden)
+        link_spans(n, "Faction", "leaders", faction.id, loc, faction.leaders, hidden)  # dated first: kept
+        n.link_fields("Faction", faction, loc, skip=("founder", "leaders"), gm_only=hidden)
         link_founder(n, "Faction", faction.id, loc, faction.founder, faction.founded, hidden)
         said: tuple[tuple[RelationType, str, str | None], ...] = (
             ("WORSHIPS", "worships", faction.worships),
@@ -139,6 +145,9 @@ KIND = KindSpec(
     relations=(
         RelationField(
             entity_type="Faction", field="leader", relation="LEADS", outgoing=False, target_types=_LEADERS
+        ),
+        RelationField(
+            entity_type="Faction", field="leaders", relation="LEADS", outgoing=False, target_types=_LEADERS
         ),
         RelationField(
             entity_type="Faction", field="seat", relation="SEAT_OF", outgoing=False, target_types=PLACES

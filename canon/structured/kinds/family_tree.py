@@ -17,6 +17,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
+from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.ties import Tie, link_ties
 from canon.structured.kinds.titles import held_titles
@@ -62,6 +63,12 @@ class Person(Entry):
     birth_name: Text | None = None
     birthplace: Ref | None = None
     cause_of_death: Text | None = None
+    # How the table believes they died, beside the true `cause_of_death`; who killed them (`kinds.fates`).
+    public_cause_of_death: Text | None = None
+    killed_by: Ref | None = None
+    # Who took them in later than birth (`{name: Bran Holt, adopted: 1204}`): the tie holds from that date.
+    adoptive_parents: list[Ref] = Field(default_factory=list)
+    foster_parents: list[Ref] = Field(default_factory=list)
     # Where the member is held, as a character's (HELD_AT).
     held_at: Ref | None = None
     parents: list[Ref] = Field(default_factory=list)
@@ -139,7 +146,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     ancestry: dict[str, list[tuple[str, Loc]]] = {}
     for person in document.members:
         loc = n.v.loc_of(person)
-        hidden = status_told(n, person, loc, hidden_fields(n, person, loc))
+        hidden = truths_told(n, person, loc, status_told(n, person, loc, hidden_fields(n, person, loc)))
         titles, spans = held_titles(n, person.id, loc, person.titles, person.died, hidden)
         person_attributes: dict[str, JsonValue] = {
             "aliases": list(person.aliases),
@@ -148,6 +155,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "died": n.date_text(person.died),
             "birth_name": person.birth_name,
             "cause_of_death": person.cause_of_death,
+            **told_attributes(person),
             "titles": titles,
             "held_titles": spans,
             "status": person.status,

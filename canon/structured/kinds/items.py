@@ -3,7 +3,7 @@
 An item is found by its name and `aliases`; what it is (`type`, or `kind` as a GM may write it), its
 `description`, when it was made (`made`, a date in the calendar's words) and of what (`made_of`, text) are
 attributes. Edges: whoever made it MADE it (`made_by`), whoever holds it POSSESSES it (`held_by`, or `owner`),
-from `held_since` when given, and it is LOCATED_IN its `location`. Its `status` (intact, damaged, destroyed,
+from `held_since` when given, and each of its `holders` one after another for the span written (`kinds.spans`), and it is LOCATED_IN its `location`. Its `status` (intact, damaged, destroyed,
 missing, cursed; `lost` is missing) is its state, as the ontology's states for an Item allow. `gm_notes` and the
 fields `gm_only` lists are the GM's alone, as a character's; `visibility: gm_only` hides the whole item.
 """
@@ -16,6 +16,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.spans import link_spans
 from canon.structured.schemas import (
     AGENTS,
     PLACES,
@@ -56,13 +57,21 @@ class Item(Entry):
     made_of: list[Text] = Field(default_factory=list)
     held_by: Ref | None = None
     held_since: Date | None = None
+    # Who held it one after another, each a name or `{name: .., from: .., to: ..}` (`kinds.spans`).
+    holders: list[Ref] = Field(default_factory=list)
     location: Ref | None = None
     status: ItemStatus | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
 
     # What a GM writes for them: `kind: a bell` says what it is, `owner:` who holds it.
-    yaml_aliases: ClassVar[dict[str, str]] = {"kind": "type", "owner": "held_by"}
+    yaml_aliases: ClassVar[dict[str, str]] = {
+        "kind": "type",
+        "owner": "held_by",
+        "owners": "holders",
+        "past_holders": "holders",
+        "former_holders": "holders",
+    }
 
 
 class ItemsFile(LoreModel):
@@ -95,7 +104,8 @@ def normalise(n: Normaliser, document: ItemsFile) -> None:
                 n.check_date(item.id, date, (*loc, field_name), field_name)
         if item.held_since is not None and item.held_by is None:
             n.v.report((*loc, "held_since"), '"held_since" says since when someone holds it: add "held_by"')
-        n.link_fields("Item", item, loc, skip=("held_by",), gm_only=hidden)
+        link_spans(n, "Item", "holders", item.id, loc, item.holders, hidden)  # dated first: kept
+        n.link_fields("Item", item, loc, skip=("held_by", "holders"), gm_only=hidden)
         if item.held_by is not None:
             n.link(
                 "Item",
@@ -120,6 +130,9 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Item", field="held_by", relation="POSSESSES", outgoing=False, target_types=_HOLDERS
+        ),
+        RelationField(
+            entity_type="Item", field="holders", relation="POSSESSES", outgoing=False, target_types=_HOLDERS
         ),
         RelationField(
             entity_type="Item", field="location", relation="LOCATED_IN", outgoing=True, target_types=PLACES

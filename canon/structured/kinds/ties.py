@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
     from canon.structured.validate import Loc
 
+_STEP_PARENT = ("step-parent", "stepparent", "stepfather", "stepmother")
+_STEP_CHILD = ("stepchild", "step-child", "stepson", "stepdaughter")
+_PARENT_IN_LAW = ("parent-in-law", "father-in-law", "mother-in-law")
+_CHILD_IN_LAW = ("child-in-law", "son-in-law", "daughter-in-law")
+_SIBLING_IN_LAW = ("sibling-in-law", "brother-in-law", "sister-in-law")
 #: Each word a GM writes after `is:` -> the field its edge is registered under, its relation, and whether the
 #: person named is the relation's subject ("mentor": Idrel MENTOR_OF Saska) or its object ("apprentice").
 TIE_WORDS: dict[str, tuple[str, RelationType, bool]] = {
@@ -40,13 +45,23 @@ TIE_WORDS: dict[str, tuple[str, RelationType, bool]] = {
         ("grandchild", "grandson", "granddaughter"), ("ties:grandchild", "GRANDPARENT_OF", False)
     ),
     **dict.fromkeys(("sibling", "brother", "sister"), ("ties:sibling", "SIBLING_OF", False)),
+    **dict.fromkeys(_STEP_PARENT, ("ties:step_parent", "STEP_PARENT_OF", True)),
+    **dict.fromkeys(_STEP_CHILD, ("ties:step_child", "STEP_PARENT_OF", False)),
+    **dict.fromkeys(("godparent", "godfather", "godmother"), ("ties:godparent", "GODPARENT_OF", True)),
+    **dict.fromkeys(("godchild", "godson", "goddaughter"), ("ties:godchild", "GODPARENT_OF", False)),
+    **dict.fromkeys(_PARENT_IN_LAW, ("ties:parent_in_law", "PARENT_IN_LAW_OF", True)),
+    **dict.fromkeys(_CHILD_IN_LAW, ("ties:child_in_law", "PARENT_IN_LAW_OF", False)),
+    **dict.fromkeys(_SIBLING_IN_LAW, ("ties:sibling_in_law", "SIBLING_IN_LAW_OF", False)),
 }
 TieWord = typing.Annotated[
     Literal[
         "mentor", "teacher", "master", "tutor", "apprentice", "student", "pupil", "protege", "rival", "friend",
         "ally", "enemy", "sworn enemy", "foe", "nemesis", "aunt", "uncle", "niece", "nephew", "cousin",
         "grandparent", "grandfather", "grandmother", "grandchild", "grandson", "granddaughter", "sibling",
-        "brother", "sister",
+        "brother", "sister", "step-parent", "stepparent", "stepfather", "stepmother", "stepchild", "step-child",
+        "stepson", "stepdaughter", "godparent", "godfather", "godmother", "godchild", "godson", "goddaughter",
+        "parent-in-law", "father-in-law", "mother-in-law", "child-in-law", "son-in-law", "daughter-in-law",
+        "sibling-in-law", "brother-in-law", "sister-in-law",
     ],
     ScalarKind.CHOICE,
 ]  # fmt: skip

@@ -18,6 +18,7 @@ from pydantic import Field, JsonValue
 from canon.calendar import EraCalendar, EraSpan, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     ERAS,
@@ -67,6 +68,7 @@ class Event(Entry):
     winner: Ref | None = None
     winners: list[Ref] = Field(default_factory=list)
     outcome: Text | None = None
+    public_outcome: Text | None = None  # what players are told in place of a true `outcome` (`kinds.fates`)
     terms: Text | None = None
     description: Text | None = None
     significance: Text | None = None
@@ -251,11 +253,12 @@ def _event(
         "date": n.date_text(date),
         "in_fiction_date": event.in_fiction_date,
         "outcome": event.outcome,
+        **told_attributes(event),
         "terms": event.terms,
         "description": event.description,
         "significance": event.significance,
     }
-    hidden = hidden_fields(n, event, loc, _EVENT_HIDEABLE)
+    hidden = truths_told(n, event, loc, hidden_fields(n, event, loc, _EVENT_HIDEABLE))
     n.define("Event", event.id, event.name, attributes, visibility, loc, hidden)
     if era_id is not None:
         n.link("Event", "era", event.id, era_loc if path else loc, era_id, valid_from=date)
@@ -377,7 +380,7 @@ def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: lis
 _EVENT_HIDEABLE = frozenset(
     {
         *("aliases", "in_fiction_date", "location", "participants", "winner", "winners"),
-        *("outcome", "terms", "description", "significance"),
+        *("outcome", "public_outcome", "terms", "description", "significance"),
     }
 )
 

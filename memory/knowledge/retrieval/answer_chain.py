@@ -51,6 +51,8 @@ _NOT_OWNED = frozenset(
         "again",
     }
 )
+#: "who was the Thane before Ebba Thane", "who was Reeve in 430": who held it then, another than the one named.
+_IN_TIME = re.compile(r"\b(?:before|after|in\s+(?:the\s+)?(?:year\s+)?-?\d+)\b", re.IGNORECASE)
 _IDENTITY = re.compile(r"^\s*(?:who|what)\s+(?:is|was|are|were)\s+(?!the\s+\w+\s+of\b)", re.IGNORECASE)
 
 
@@ -91,8 +93,10 @@ def said_of(second: str, name: str) -> str:
 
 def asks_of_another(first: str) -> bool:
     """Return whether a first part asks "who" of someone or something else: its answer is another ("who leads
-    the Wardens", "who was Maren's mother"), not "who is Maren"."""
-    return re.match(r"^\s*who\b", first, re.IGNORECASE) is not None and not _IDENTITY.match(first)
+    the Wardens", "who was Maren's mother", "who was Thane before Ebba"), not "who is Maren"."""
+    if re.match(r"^\s*who\b", first, re.IGNORECASE) is None:
+        return False
+    return not _IDENTITY.match(first) or _IN_TIME.search(first) is not None
 
 
 def _tied(named: CanonFact) -> dict[str, str | None]:

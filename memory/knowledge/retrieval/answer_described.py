@@ -65,6 +65,7 @@ __all__ = [
     "named_subject",
     "near",
     "subject_of",
+    "with_subject",
     "word_led",
 ]
 
@@ -318,12 +319,12 @@ def described(
         return None
     number = len(facts) + 1
     said = sentence if sentence.endswith((".", "!", "?", "…")) else sentence + "."
-    text = _with_subject(subject, f"{said} [{number}]")
+    text = with_subject(subject, f"{said} [{number}]")
     citations = [c.model_copy(update={"cited": c.number == number}) for c in numbered(facts, results)]
     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=citations)
 
 
-def _with_subject(subject: str, text: str) -> str:
+def with_subject(subject: str, text: str) -> str:
     """Return the text led by its subject ("Sahuagin: ..."), unless it already starts with it."""
     if text.casefold().startswith(subject.casefold()):
         return text
@@ -351,4 +352,4 @@ def named_subject(
     subject = subject_of(result)
     if subject is None or any(subject.casefold() in t.casefold() for t in (question.text, answer.text)):
         return answer
-    return answer.model_copy(update={"text": _with_subject(subject, answer.text)})
+    return answer.model_copy(update={"text": with_subject(subject, answer.text)})

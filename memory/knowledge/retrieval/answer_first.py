@@ -46,6 +46,7 @@ from memory.knowledge.retrieval.answer_words import (
     sections_of,
 )
 from memory.knowledge.retrieval.field_answer import FieldHit, field_answers
+from memory.knowledge.retrieval.vocabulary import single_letters
 
 __all__ = ["FirstPassage", "akin", "field_words", "from_first", "title_words"]
 
@@ -103,9 +104,10 @@ def title_words(
     title = _BRACKETS.sub(" ", heading).split(":")[-1]
     words = [w for w in fold_words(title) if w not in STOPWORDS and not w.isdigit()]
     # The words as typed (through the glossary): a title reached by a search's correction ("toll" read as
-    # "troll") is not named.
+    # "troll") is not named; one typed with a doubled letter single ("supresion") is: it is no other word.
     typed = fold_words(question.typed) + fold_words(question.text)
-    if not words or not all(_akin_any(w, typed) for w in words):
+    singles = {single_letters(w) for w in typed}
+    if not words or not all(_akin_any(w, typed) or single_letters(w) in singles for w in words):
         return []
     around = fold_words(" ".join([result.source_title, *result.heading_path, section or ""]))
     held = set(around) | set(fold_words(result.text))

@@ -46,13 +46,13 @@ from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
-from memory.knowledge.retrieval.answer_offices import office_answer
 from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
 from memory.knowledge.retrieval.answer_present import present_first
 from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
+from memory.knowledge.retrieval.answer_tenures import held_answer
 from memory.knowledge.retrieval.answer_ties import ties_answer
 from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
@@ -300,7 +300,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         qualified_answer(question, facts)  # "who is Wren's real father": the sentence saying it, if any
         or origin_answer(question, facts)  # "what was Ilvara's maiden name", "where is she from originally"
         or which_answer(question, facts)
-        or office_answer(question, facts)  # "who was Osmund's successor": in an office held for a span
+        or held_answer(question, facts)  # "who was Osmund's successor": in an office held for a span
         or heir_answer(question, facts)
         or house_answer(question, facts)  # "how is Wystan related to the royal family": a tie to a lineage
         or kin_form_answer(question, facts)  # "is Wystan an only child", "whose son is Wystan"
@@ -397,7 +397,7 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        office_answer(question, facts)  # an office over time: before or after whom, in a year, at an event
+        held_answer(question, facts)  # a leader, a holder, an office over time: before whom, in a year
         or kept_forms(question, facts)  # what a group keeps, who founded it, which of two is larger
         or year_answer(question, facts)
         or lived_answer(question, facts)

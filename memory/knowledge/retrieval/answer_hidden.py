@@ -6,7 +6,8 @@ secret of the old mine" or "is the bad air in the Quill Mine real" would read th
 when passages only the GM may read are among those found, their sentences are read for the question:
 - a sentence of such a passage answers when it, with its headings ("The Truth of the Quill Mine"), holds every
   word the question asks about (in any of its forms, or a deed of the kind asked: "set" for "started" a fire;
-  not the word after "how": "how old" asks an age), at least one of them in the sentence itself;
+  not the word after "how": "how old" asks an age; a state in another word of its family, `hidden_senses`: "sick"
+  said "dying of the grey cough"), at least one of them in the sentence itself;
 - a question asking a secret ("what is the secret of …", "who is really behind …", "is … real", "what is wrong
   with …") asks nothing by those words;
 - of several, the one saying most, then most of the words its headings do not say, then the first.
@@ -33,6 +34,7 @@ from memory.knowledge.retrieval.answer_asked import holds_kind
 from memory.knowledge.retrieval.answer_culprits import deed_said
 from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_words import asked_words, fold_words, has_word, sections_of, sentences
+from memory.knowledge.retrieval.hidden_senses import same_sense
 
 __all__ = ["asks_secret", "gm_reading"]
 
@@ -56,7 +58,8 @@ def asks_secret(question: str) -> bool:
 
 
 def _holds(word: str, said: set[str], roots: set[str], sentence: str) -> bool:
-    return has_word(said, word) or root(word) in roots or deed_said(sentence, word)
+    # A state in other words than the question's: "sick" said "dying of the grey cough" (`hidden_senses`).
+    return has_word(said, word) or root(word) in roots or deed_said(sentence, word) or same_sense(word, said)
 
 
 def _best(words: Sequence[str], hidden: Sequence[tuple[int, LoreResult]]) -> _Found | None:

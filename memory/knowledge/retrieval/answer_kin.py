@@ -18,52 +18,16 @@ from canon.wording.counts import in_words
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_halves import listing, marked, undecided, which_sibling
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
+from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
 from memory.knowledge.retrieval.kin_told import described_tie
 
 __all__ = ["ASKING", "family_answer", "kin_answer", "people_named", "tie_noun", "tie_said"]
 
-#: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
-_NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] = {
-    "parents": (("parent", "parents"), ("father", "fathers"), ("mother", "mothers"), "father or mother"),
-    "children": (("child", "children"), ("son", "sons"), ("daughter", "daughters"), "son or daughter"),
-    "siblings": (
-        ("sibling", "siblings"),
-        ("brother", "brothers"),
-        ("sister", "sisters"),
-        "brother or sister",
-    ),
-    "spouses": (("spouse", "spouses"), ("husband", "husbands"), ("wife", "wives"), "husband or wife"),
-    "grandparents": (
-        ("grandparent", "grandparents"),
-        ("grandfather", "grandfathers"),
-        ("grandmother", "grandmothers"),
-        "grandfather or grandmother",
-    ),
-    "grandchildren": (
-        ("grandchild", "grandchildren"),
-        ("grandson", "grandsons"),
-        ("granddaughter", "granddaughters"),
-        "grandson or granddaughter",
-    ),
-    "uncles and aunts": (("uncle or aunt", "uncles and aunts"), ("uncle", "uncles"), ("aunt", "aunts"), ""),
-    "nephews and nieces": (
-        ("nephew or niece", "nephews and nieces"),
-        ("nephew", "nephews"),
-        ("niece", "nieces"),
-        "",
-    ),
-    "cousins": (("cousin", "cousins"), ("cousin", "cousins"), ("cousin", "cousins"), ""),
-    "half-siblings": (
-        ("half-sibling", "half-siblings"),
-        ("half-brother", "half-brothers"),
-        ("half-sister", "half-sisters"),
-        "half-brother or half-sister",
-    ),
-}
 #: Words a kin question may hold besides the names and the kin word: anything else asks something more.
 ASKING = frozenset(
     {
@@ -75,17 +39,6 @@ ASKING = frozenset(
 )
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were)\b", re.I)
 _HAS = re.compile(r"^\s*(?:does|do|did|has|have|had)\b", re.I)
-
-
-def tie_noun(tie: str, sex: str | None, many: bool) -> str:
-    nouns = _NOUNS[tie]
-    pair = nouns[1] if sex == "male" else nouns[2] if sex == "female" else nouns[0]
-    return pair[1] if many else pair[0]
-
-
-def _either(tie: str) -> str:
-    """Return a tie's nouns of both sexes ("father or mother"), or its one noun where it has no other."""
-    return _NOUNS[tie][3] or _NOUNS[tie][0][0]
 
 
 def _named(question: str, fact: CanonFact, *, by_name: bool = False) -> int:
@@ -115,6 +68,8 @@ def people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
+    joined = re.match(r"(half|full|old)(\w+)$", word)  # "halfsister" typed "half-sister", "half sister"
+    word = rf"{joined[1]}[\s-]?{joined[2]}" if joined else word
     ending: list[tuple[int, int, CanonFact]] = []
     for fact in people:
         name = re.escape(fact.matched.casefold())
@@ -197,13 +152,13 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
     name = owner.entity_name
     if not found and not unsure:
         # Of half-siblings none canon makes so, the siblings it names: it never says one is half.
-        wider = "siblings" if tie == "half-siblings" else tie
+        wider = "siblings" if tie in ("half-siblings", "full-siblings") else tie
         shown = list(kin.ties.get(wider, ()))
         if not shown and not _HAS.match(question):
             return None  # the passages may say what canon does not
         text = f"Nothing the table knows names {'a ' if sex else ''}{tie_noun(tie, sex, not sex)} of {name}"
         if shown:
-            text += f"; {possessive(name)} {tie_noun(wider, None, len(shown) > 1)} {_be(shown)} {names_list(shown)}"
+            text += f"; {listing(name, kin, wider, None, shown)}"
         return text
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
         said = relation_sentence("SPOUSE_OF", name, names_list(every))
@@ -211,20 +166,20 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
             said = said.replace(" is married to ", " was married to ", 1)
         return said
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
-        noun = _NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
+        noun = NOUNS[tie][1 if sex == "male" else 2 if sex == "female" else 0]
+        halves = set(kin.ties.get("half-siblings", ())) if tie == "siblings" else set()
+        if halves and all(n in halves for n in found):
+            noun = NOUNS["half-siblings"][1 if sex == "male" else 2 if sex == "female" else 0]
         counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
-        return f"{name} has {counted}: {names_list(found)}"
+        return f"{name} has {counted}: {names_list(marked(kin, tie, found))}"
     if found:  # a parent of the sex asked found, the other parent is not it
         yes = "Yes: " if _HAS.match(question) else ""
-        parts = [
-            f"{yes}{possessive(name)} {tie_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}"
-        ]
+        parts = [f"{yes}{listing(name, kin, tie, sex, found)}"]
         if unsure and tie != "parents":
             parts.append(_unsaid(unsure, tie, sex))
     else:
-        lead = f"{possessive(name)} {tie_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
-        parts = [lead, _unsaid(unsure, tie, sex)]
-    return "; ".join(parts)
+        parts = [listing(name, kin, tie, None, every), _unsaid(unsure, tie, sex)]
+    return "; ".join([*parts, *undecided(kin, tie, sex)])
 
 
 def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
@@ -237,14 +192,13 @@ def tie_said(name: str, kin: Kin, word: str) -> tuple[str, list[str]] | None:
     if tie == "spouses" and every:
         return relation_sentence("SPOUSE_OF", name, names_list(every)), every
     if found:
-        return (
-            f"{possessive(name)} {tie_noun(tie, sex, len(found) > 1)} {_be(found)} {names_list(found)}",
-            found,
-        )
+        return listing(name, kin, tie, sex, found), found
     if not unsure:
         return None
-    lead = f"{possessive(name)} {tie_noun(tie, None, len(every) > 1)} {_be(every)} {names_list(every)}"
-    return f"{lead}; {_unsaid(unsure, tie, sex)}", unsure  # one canon says is of the other sex is not asked
+    return (
+        f"{listing(name, kin, tie, None, every)}; {_unsaid(unsure, tie, sex)}",
+        unsure,
+    )  # one canon says is of the other sex is not asked
 
 
 def _told(word: str, owner: CanonFact, other: CanonFact) -> tuple[str, CanonFact] | None:
@@ -286,6 +240,14 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
     story = believed_tie(name, them, kin, tie, sex)
     if story is not None:
         return story
+    halves = kin.ties.get("half-siblings", ())
+    sibling = them in kin.ties.get("siblings", ()) and (tie != "siblings" or them in halves)
+    if (
+        sibling
+        and tie in ("siblings", "half-siblings", "full-siblings")
+        and sex in (None, kin.sexes.get(them))
+    ):
+        return which_sibling(name, them, kin, tie)  # full or half, as far as canon names both parents
     if them in kin.ties.get(tie, ()):
         said = kin.sexes.get(them)
         if tie == "spouses":
@@ -293,7 +255,7 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
         if sex is None or said == sex:
             return f"Yes: {them} is {possessive(name)} {tie_noun(tie, said if sex else None, False)}"
         if said is None:
-            return f"{them} is {possessive(name)} {_either(tie)}; canon does not say which"
+            return f"{them} is {possessive(name)} {either(tie)}; canon does not say which"
     text = f"Nothing the table knows says {them} is {possessive(name)} {tie_noun(tie, sex, False)}"
     held = [t for t, names in kin.ties.items() if them in names]
     if held:
@@ -336,6 +298,8 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
             text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
             return f"{text}. [{number}]", number
         tie = held[0]
+        if tie == "siblings" and other.entity_name in kin.ties.get("half-siblings", ()):
+            tie = "half-siblings"
         if tie == "spouses":
             said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
         else:
@@ -348,7 +312,7 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     number = facts.index(owner) + 1
     plain = plain_ties(plain_ties(kin, "parents"), "children")
     told = [
-        f"{tie_noun(tie, None, len(plain.ties[tie]) > 1)} {names_list(list(plain.ties[tie]))}"
+        f"{tie_noun(tie, None, len(plain.ties[tie]) > 1)} {names_list(marked(kin, tie, plain.ties[tie]))}"
         for tie in TIES
         if plain.ties.get(tie)
     ]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_halves import listing
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_kin import people_named, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, plain_ties
@@ -44,9 +44,7 @@ def kin_form_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
             return f"Nothing the table knows names a brother or sister of {name}. [{number}]", number
         sexes = {kin.sexes.get(s) for s in siblings}
         sex = sexes.pop() if len(sexes) == 1 else None
-        noun = tie_noun("siblings", sex, len(siblings) > 1)
-        verb = "is" if len(siblings) == 1 else "are"
-        return f"No: {possessive(name)} {noun} {verb} {names_list(siblings)}. [{number}]", number
+        return f"No: {listing(name, kin, 'siblings', sex, siblings)}. [{number}]", number
     parents = list(plain_ties(kin, "parents").ties.get("parents", ()))
     said = (
         [f"{name} is the {tie_noun('children', kin.sexes.get(name), False)} of {names_list(parents)}"]

@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.lives import (
     typed_death,
     typed_held,
 )
+from memory.knowledge.retrieval.told_truths import killed_by, told_beside
 
 __all__ = ["asks_how_died", "life_answer"]
 
@@ -90,6 +91,20 @@ def _line(fact: CanonFact, pattern: re.Pattern[str]) -> str | None:
     return next((f for f in fact.facts if f.startswith(name) and pattern.search(f)), None)
 
 
+def _cause(fact: CanonFact, described: str | None, facts: Sequence[CanonFact]) -> str | None:
+    """Return how someone died as canon tells it, after who killed them where the card ties it ("Hob Greave
+    killed Sef Rook"), or None (none for one canon has living)."""
+    if fact.state not in ("dead", None, ""):
+        return None
+    cause = (
+        death_cause(fact.entity_name, described)
+        or typed_death(fact)
+        or told_death(fact.entity_name, [f for f in facts if f is not fact])
+    )
+    killers = killed_by(fact)
+    return f"{killers}; {cause}" if killers and cause else cause or killers
+
+
 def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a question about a life (see the module docstring), or None."""
     folded = question.casefold()
@@ -100,13 +115,7 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         if not (_lives(fact) or held_only) or not _about(question, fact):
             continue
         if _HOW_DIED.search(folded):
-            cause = (
-                death_cause(fact.entity_name, described)
-                or typed_death(fact)
-                or told_death(fact.entity_name, [f for f in facts if f is not fact])
-                if fact.state == "dead" or not fact.state
-                else None
-            )
+            cause = _cause(fact, described, facts)
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
                 death = None  # "… is dead" says nothing the cause does not
@@ -117,8 +126,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                     number,
                 )
             said = [s for s in (cause, death) if s]
-            if said:
-                return " ".join(f"{s}." for s in said) + f" [{number}]", number
+            if said:  # the GM is told what players are told beside the truth
+                found = " ".join(f"{s}." for s in said) + f" [{number}]", number
+                return told_beside(found, fact, "cause of death")
             living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
             if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
                 return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number

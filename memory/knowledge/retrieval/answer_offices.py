@@ -13,6 +13,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz
+
 from canon.wording import in_prose, title_phrase
 from memory.knowledge.answer_models import Office
 from memory.knowledge.models import CanonFact
@@ -23,6 +25,8 @@ from memory.knowledge.retrieval.offices import asked_office, bare_title, last_ke
 __all__ = ["asks_title", "current_holder", "office_answer", "offices_held"]
 
 _AFTER = frozenset({"after", "succeeded", "came after", "successor"})
+#: How close a name or a title typed must be to one canon says, when not the same (rapidfuzz ratio).
+_CLOSE = 80
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,14 +56,43 @@ def _holdings(facts: Sequence[CanonFact], title: str | None = None) -> list[_Hel
 
 
 def _named(facts: Sequence[CanonFact], who: str) -> tuple[int, CanonFact] | None:
-    """Return the card of the one a question names (`who`: the words naming them), the longest name first."""
+    """Return the card of the one a question names (`who`: the words naming them), the longest name first; else
+    the one holder of an office whose name holds every word typed ("Ebba" of Ebba Thane), or whose name is
+    close to them (a typo: "Reeve Holis")."""
     words = set(fold_words(who))
     named = [
         (n, f)
         for n, f in enumerate(facts, 1)
         if fold_words(f.matched) and set(fold_words(f.matched)) <= words
     ]
-    return max(named, key=lambda nf: len(nf[1].matched)) if named else None
+    if named:
+        return max(named, key=lambda nf: len(nf[1].matched))
+    holders = [(n, f) for n, f in enumerate(facts, 1) if f.offices]
+    inside = [(n, f) for n, f in holders if words and words <= set(fold_words(f.entity_name))]
+    if len(inside) == 1:
+        return inside[0]
+    typed = " ".join(fold_words(who))
+    close = [
+        (n, f)
+        for n, f in holders
+        if typed and fuzz.ratio(typed, " ".join(fold_words(f.entity_name))) >= _CLOSE
+    ]
+    return close[0] if len(close) == 1 else None
+
+
+def _office_named(offices: Sequence[Office], title: str | None) -> list[Office]:
+    """Return the offices of a person a question's title names: the same words, else the one closest to them (a
+    typo: "high reve"); all of them when no title is asked."""
+    if title is None:
+        return list(offices)
+    same = [o for o in offices if bare_title(o.title) == bare_title(title)]
+    inside = [o for o in offices if set(bare_title(title).split()) <= set(bare_title(o.title).split())]
+    if same or len(inside) == 1:
+        return same or inside  # "Reeve" of one who held "Reeve of the Marsh Gate" alone
+    scored = sorted(
+        ((fuzz.ratio(bare_title(o.title), bare_title(title)), o) for o in offices), key=lambda x: -x[0]
+    )
+    return [scored[0][1]] if scored and scored[0][0] >= _CLOSE else []
 
 
 def _title_of(office: Office) -> str:
@@ -86,7 +119,7 @@ def _neighbour(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> 
     number, person = found
     after = form == "after" or (form != "before" and parts.get("dir", "") in _AFTER)
     title = parts.get("title") or None
-    own = [o for o in person.offices if title is None or bare_title(o.title) == bare_title(title)]
+    own = _office_named(person.offices, title)
     said: list[tuple[str, int]] = []
     for office in own:
         if office.start_key is None:
@@ -221,7 +254,7 @@ def asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
     return (
         bool(title)
         and list(typed[len(head) :]) == list(title)
-        and set(head) <= {"who", "whos", "is", "was", "the"}
+        and set(head) <= {"who", "whos", "is", "was", "the", "current", "present"}
     )
 
 

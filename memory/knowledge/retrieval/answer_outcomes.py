@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.answer_happenings import is_event, names_list
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import sentences
 from memory.knowledge.retrieval.happenings import asks_who_won
+from memory.knowledge.retrieval.told_truths import told_beside
 
 __all__ = ["outcome_answer", "said_of"]
 
@@ -193,10 +194,11 @@ def outcome_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
     if not events:
         return None
     if asks_who_won(question):
-        return _winner(facts, events)
+        return told_beside(_winner(facts, events), events[0][1], "outcome")
     if _ENDED.search(question) and not asks_how_died(question):
-        # "how did the battle end": the victor when a sentence says one ("how did X meet his end" is a death)
-        return _winner(facts, events, sure=False)
+        # "how did the battle end": the victor when a sentence says one ("how did X meet his end" is a death);
+        # the GM is told what players are told beside the true outcome
+        return told_beside(_winner(facts, events, sure=False), events[0][1], "outcome")
     if _TERMS.search(question):
         return _terms(events)
     return None

@@ -25,6 +25,7 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.creature_words import asks_creatures
 from memory.knowledge.retrieval.places import asks_around, asks_residents, asks_where, kind_where
 
 __all__ = ["places_answer"]
@@ -158,8 +159,8 @@ def _of_kind(fact: CanonFact | None, facts: Sequence[CanonFact], name: str, kind
 
 def places_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who lives in, what lies in, or where the place asked about is (see the module docstring)."""
-    if not facts or not _is_place(facts[0]):
-        return None
+    if not facts or not _is_place(facts[0]) or asks_creatures(question):
+        return None  # the beasts of a place are `answer_creatures`'
     if asks_around(question):
         said = _residents(question, facts) if asks_residents(question) else _contents(question, facts)
     elif asks_where(question):

@@ -12,7 +12,8 @@ a graph's answer that falls short of the question gives way to the prose sentenc
   section's, for the GM alone (a player's passages hold none, so a player reads the tie canon states);
 - how many people live in a place, when the graph counts only the residents it names, or nothing: the bible's
   sentence counting its people ("About forty thousand people live in Quillhaven, …"), then whom canon names.
-The sentence is quoted as written (never a heading: a GM-only section's "(GM only)" is no part of it), from a
+Before those: the creatures of a place (`answer_creatures`), and what came of an event the graph says nothing of
+(`answer_came_of`). The sentence is quoted as written (never a heading: a GM-only section's "(GM only)" is no part of it), from a
 passage the asker may read that is fact (Canon or Reference; Inspiration is never quoted as fact).
 """
 
@@ -25,6 +26,8 @@ from canon.wording.word_forms import root
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import numbered
+from memory.knowledge.retrieval.answer_came_of import came_of_answer
+from memory.knowledge.retrieval.answer_creatures import creatures_answer
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_qualified import SAYS_HIDDEN, doubts_a_tie, other_sex
 from memory.knowledge.retrieval.answer_sizes import asks_size, counts_people
@@ -149,6 +152,13 @@ def prose_beside(
 ) -> ShortAnswer | None:
     """Return the prose sentence answering what the graph's answer (None: no answer) falls short of, or None
     when the graph's answer stands (see the module docstring)."""
+    beasts = creatures_answer(question, facts, results)  # the creatures of a place, by canon and prose
+    if beasts is not None:
+        return beasts
+    if graph is None or graph.startswith("Nothing the table knows"):
+        came = came_of_answer(question, facts, results)  # what came of an event, by canon or prose
+        if came is not None:
+            return came
     counted = _population(question, graph, facts, results)
     if counted is not None or (graph is None and not doubts_a_tie(question)):
         return counted

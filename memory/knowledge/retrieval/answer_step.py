@@ -20,6 +20,8 @@
    answered by its asking clauses, of the passages the scene names, when its whole reading found nothing; a yes/no
    clause yes or no first (`answer_scene`).
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
+A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
+that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s.
 """
 
@@ -33,6 +35,7 @@ from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
+from memory.knowledge.retrieval.answer_about import listed, titled
 from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
@@ -145,7 +148,10 @@ def _answered(
         if meaning is None
         else lambda texts: meaning.similarities(question.text, texts, corrected_words=True),
     )
-    return named_subject(question, facts, results, answer) if answer.known else answer
+    if not answer.known:
+        return answer
+    answer = listed(question, facts, results, named_subject(question, facts, results, answer), unknown)
+    return titled(question, facts, results, answer, unknown)
 
 
 def _reply(

@@ -3,6 +3,8 @@
 - "Who is Saska's mentor?", "who taught Saska?": those MENTOR_OF her; "who are Idrel's apprentices (students,
   pupils)?": those Idrel is MENTOR_OF;
 - "Who are Saska's rivals (friends, allies, enemies, foes)?": the tie read from either end, one edge for both;
+- "Who is Pell's godfather (stepmother, father-in-law, sister-in-law)?", "who are Corm's godchildren?": kin by
+  rite and by marriage a file's `ties` says; a child taken in later than birth: `answer_fates`;
 - "How are Saska and Cade related?", "how is Idrel related to Saska?": when no kin joins the two (`answer_kin`
   answers kin), the tie that does: "Cade Harrow is a rival of Saska Orme".
 
@@ -17,6 +19,7 @@ from collections.abc import Sequence
 
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_fates import killer_answer, taken_in_answer
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.kin import FAMILY
 
@@ -44,9 +47,34 @@ _ASKED: dict[str, tuple[str, str, str, str]] = {
     **_words("ENEMY_OF", "either", "sworn enemy", "sworn enemies"),
     **_words("ENEMY_OF", "either", "foe", "foes"),
     **_words("ENEMY_OF", "either", "nemesis", "nemeses"),
+    **_words("GODPARENT_OF", "subject", "godparent", "godparents"),
+    **_words("GODPARENT_OF", "subject", "godfather", "godfathers"),
+    **_words("GODPARENT_OF", "subject", "godmother", "godmothers"),
+    **_words("GODPARENT_OF", "object", "godchild", "godchildren"),
+    **_words("GODPARENT_OF", "object", "godson", "godsons"),
+    **_words("GODPARENT_OF", "object", "goddaughter", "goddaughters"),
+    **_words("STEP_PARENT_OF", "subject", "stepfather", "stepfathers"),
+    **_words("STEP_PARENT_OF", "subject", "stepmother", "stepmothers"),
+    **_words("STEP_PARENT_OF", "subject", "step-parent", "step-parents"),
+    **_words("STEP_PARENT_OF", "object", "stepchild", "stepchildren"),
+    **_words("STEP_PARENT_OF", "object", "stepson", "stepsons"),
+    **_words("STEP_PARENT_OF", "object", "stepdaughter", "stepdaughters"),
+    **_words("PARENT_IN_LAW_OF", "subject", "father-in-law", "fathers-in-law"),
+    **_words("PARENT_IN_LAW_OF", "subject", "mother-in-law", "mothers-in-law"),
+    **_words("PARENT_IN_LAW_OF", "subject", "parent-in-law", "parents-in-law"),
+    **_words("PARENT_IN_LAW_OF", "object", "son-in-law", "sons-in-law"),
+    **_words("PARENT_IN_LAW_OF", "object", "daughter-in-law", "daughters-in-law"),
+    **_words("PARENT_IN_LAW_OF", "object", "child-in-law", "children-in-law"),
+    **_words("SIBLING_IN_LAW_OF", "either", "brother-in-law", "brothers-in-law"),
+    **_words("SIBLING_IN_LAW_OF", "either", "sister-in-law", "sisters-in-law"),
+    **_words("SIBLING_IN_LAW_OF", "either", "sibling-in-law", "siblings-in-law"),
 }
 #: The ties a person has that are not kin, for "how are X and Y related".
-_NOT_KIN = ("MENTOR_OF", "RIVAL_OF", "FRIEND_OF", "ALLY_OF", "ENEMY_OF")
+_NOT_KIN = (
+    *("MENTOR_OF", "RIVAL_OF", "FRIEND_OF", "ALLY_OF", "ENEMY_OF", "KILLED"),
+    *("ADOPTIVE_PARENT_OF", "FOSTER_PARENT_OF", "STEP_PARENT_OF", "GODPARENT_OF"),
+    *("PARENT_IN_LAW_OF", "SIBLING_IN_LAW_OF"),
+)
 _PEOPLE = frozenset({"Person", "NPC", "PC"})
 _WHO = re.compile(r"^\s*(?:who|whom|name|list|what\s+are|tell\s+me)\b", re.I)
 _TAUGHT = re.compile(r"^\s*who\s+(?:taught|trained|mentored|tutored)\s+(?P<name>.+?)\s*\??\s*$", re.I)
@@ -54,7 +82,12 @@ _TAUGHT = re.compile(r"^\s*who\s+(?:taught|trained|mentored|tutored)\s+(?P<name>
 
 def ties_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a question of a tie that is not kin (see the module docstring), or None."""
-    return _asked_tie(question, facts) or _related(question, facts)
+    return (
+        killer_answer(question, facts)
+        or taken_in_answer(question, facts)
+        or _asked_tie(question, facts)
+        or _related(question, facts)
+    )
 
 
 def _people(facts: Sequence[CanonFact]) -> list[CanonFact]:
@@ -118,5 +151,8 @@ def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | Non
     for r in owner.relations:
         if r.predicate.upper() in _NOT_KIN and {r.subject, r.object} == {me, them}:
             number = facts.index(owner) + 1
-            return f"{relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
+            # The card says it by the subject's sex ("… is Hob Greave's brother-in-law"), where it knows it.
+            lead = f"{r.subject} is {r.object}'s "
+            said = next((f for f in (*owner.facts, *other.facts) if f.startswith(lead)), None)
+            return f"{said or relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
     return None

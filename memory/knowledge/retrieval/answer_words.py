@@ -122,7 +122,7 @@ _IRREGULAR = {
 }
 
 
-#: Ordinals in words ("second" is left out: it is a time too).
+#: Ordinals in words ("second" is left out: it is a time too), up to the twentieth and the tens after it.
 _ORDINAL_WORDS = {
     "first": "1",
     "third": "3",
@@ -135,15 +135,52 @@ _ORDINAL_WORDS = {
     "tenth": "10",
     "eleventh": "11",
     "twelfth": "12",
+    **{f"{w}th": str(n) for n, w in enumerate(("thirteen", "fourteen", "fifteen", "sixteen"), 13)},
+    **{f"{w}th": str(n) for n, w in enumerate(("seventeen", "eighteen", "nineteen"), 17)},
+    **{
+        f"{w[:-1]}ieth": str(n)
+        for n, w in zip(
+            range(20, 100, 10),
+            ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"),
+            strict=True,
+        )
+    },
 }
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
-#: Numbers in words ("level four" is "level 4"; "one" is left out: it is a pronoun too, "the one that ...").
+#: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet"; "one" is left out: it is a pronoun too,
+#: "the one that ..."), up to twenty and the tens after it: players type in words what the books print in figures.
 _NUMBER_WORDS = {
     w: str(n)
     for n, w in enumerate(
-        ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"), 2
+        (
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "eleven",
+            "twelve",
+            "thirteen",
+        ),
+        2,
+    )
+}
+_NUMBER_WORDS |= {
+    w: str(n)
+    for n, w in enumerate(("fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"), 14)
+}
+_NUMBER_WORDS |= {
+    w: str(n)
+    for n, w in zip(
+        range(20, 100, 10),
+        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"),
+        strict=True,
     )
 }
 

@@ -49,6 +49,7 @@ from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
 from memory.knowledge.retrieval.superseded import mark_superseded
+from memory.knowledge.retrieval.tenures import tenure_holders
 from memory.knowledge.retrieval.years import in_a_year
 
 log = logging.getLogger(__name__)
@@ -175,6 +176,7 @@ class EntityFinder:
         ranked += await family_names(reader, question, names[0], ranked)
         ranked += await heir_holders(reader, question, ranked)
         ranked += await office_holders(reader, question, ranked)  # "who was High Steward before Wynna Brack"
+        ranked += await tenure_holders(reader, question, ranked)  # "who led the Wardens before Ilse Brannoc"
         ranked += await heads_of(reader, question, ranked)  # after the holders of a title: each found once
         ranked = ranked or await described(reader, question)
         step = await inner_step(reader, question, ranked)

@@ -20,6 +20,7 @@ from memory.knowledge.retrieval.kin import kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
 from memory.knowledge.retrieval.offices import card_offices, event_key, tensed, today_key
 from memory.knowledge.retrieval.steps import Step
+from memory.knowledge.retrieval.tenures import card_holds
 from memory.leaks import card_secrets
 
 #: The most people of a question whose families are read (each reads a few dozen cards).
@@ -162,6 +163,7 @@ def card_fact(
         state_terminal=is_terminal(ontology, state),
         life=card_life(card, words, now),
         offices=offices,
+        holds=card_holds(card, words, today_key(now)),
         when_key=event_key(card, words),
         secrets=tuple(card_secrets(card)),
         step=step.said if step is not None and entity.id in step.found else None,

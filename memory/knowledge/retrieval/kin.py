@@ -76,10 +76,14 @@ KIN_WORDS: dict[str, tuple[str, str | None]] = {
     **_words("nephews and nieces", "male", "nephew", "nephews"),
     **_words("nephews and nieces", "female", "niece", "nieces"),
     **_words("cousins", None, "cousin", "cousins"),
-    # "half-brother" and "old man" as one word (`kin_words`).
+    # "half-brother", "full sister" and "old man" as one word (`kin_words`).
     **_words("half-siblings", None, "halfsibling", "halfsiblings"),
     **_words("half-siblings", "male", "halfbrother", "halfbrothers"),
     **_words("half-siblings", "female", "halfsister", "halfsisters"),
+    # "full brother": of the same two parents (`answer_halves`).
+    **_words("full-siblings", None, "fullsibling", "fullsiblings"),
+    **_words("full-siblings", "male", "fullbrother", "fullbrothers"),
+    **_words("full-siblings", "female", "fullsister", "fullsisters"),
 }
 #: What a wedding or a marriage is called in a question or an event's name ("when did A and B get married").
 MARRIAGE = re.compile(
@@ -87,9 +91,11 @@ MARRIAGE = re.compile(
 )
 #: A question of a whole family, or of how two people are kin: "Tove's family", "how is Wren related to Tove".
 FAMILY = re.compile(r"\b(?:family|relatives|kin|kinfolk|kindred|related)\b", re.I)
+#: A birth set against a marriage: "born out of wedlock", "illegitimate" (`answer_born_wed`).
+_WEDLOCK = re.compile(r"\b(?:wedlock|illegitimate|legitimate|bastard)\b", re.I)
 _WORD = re.compile(r"[^\W_]+")
 #: The first words of a kin word of two: "half-brother", "old man".
-_JOINED = frozenset({"half", "old"})
+_JOINED = frozenset({"half", "old", "full"})
 
 
 def kin_words(question: str) -> list[str]:
@@ -111,6 +117,7 @@ def asks_kin(question: str) -> bool:
         any(w in KIN_WORDS for w in kin_words(folded))
         or MARRIAGE.search(folded) is not None
         or FAMILY.search(folded) is not None
+        or _WEDLOCK.search(folded) is not None
     )
 
 
@@ -219,8 +226,10 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         "cousins": [
             c for c in await cards.of_each(uncles, "children") if c != entity_id and c not in siblings
         ],
-        "half-siblings": await _half(cards, parents, siblings),
     }
+    shared = await _shared(cards, parents, siblings)
+    for tie, count in (("half-siblings", 1), ("full-siblings", 2)):
+        ties[tie] = [s for s in siblings if len(shared.get(s, ())) == count]
     for tie, declared in (await declared_kin(cards, entity_id)).items():  # kin a file says outright
         ties[tie] = [i for i in dict.fromkeys([*ties[tie], *declared]) if i != entity_id]
     told = [*cards.story.get(entity_id, ()), *cards.story_children.get(entity_id, ())]
@@ -235,7 +244,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         )
         if said and said[-1] is not None:
             sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
-    married, weddings = await _marriages(cards, entity_id, spouses, words)
+    married, weddings, _ = await _marriages(cards, entity_id, spouses, words)
     reputed = {
         "parents": tuple(cards.names[p] for p in parents if (p, entity_id) in cards.reputed),
         "children": tuple(cards.names[c] for c in children if (entity_id, c) in cards.reputed),
@@ -255,40 +264,59 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         sexes=sexes,
         married=married,
         weddings=weddings,
+        shared={cards.names[s]: tuple(cards.names[p] for p in ps) for s, ps in shared.items()},
+        parents_married=await _parents_married(cards, parents, words),
     )
 
 
-async def _half(cards: _Cards, parents: list[int], siblings: list[int]) -> list[int]:
-    """Return the siblings canon makes half-siblings: both have two parents the asker may see, and share one (of
-    one whose other parent canon does not name, nothing is said)."""
+async def _parents_married(cards: _Cards, parents: list[int], words: Wording) -> tuple[str, str] | None:
+    """Return when the person's two parents married, as the asker may see it: in the calendar's words and as
+    stored (both empty: married, on no date the asker sees); None when the asker sees no two parents or no
+    marriage of theirs."""
     if len(parents) != 2:
-        return []
-    mine = set(parents)
-    found = []
+        return None
+    first, second = parents
+    spouses = await cards.ties(first, "SPOUSE_OF", "either")
+    married, _, stored = await _marriages(cards, first, spouses, words)
+    name = cards.names.get(second)
+    if name in stored:
+        return married[name], stored[name]
+    return ("", "") if second in spouses else None  # married, nobody says when
+
+
+async def _shared(cards: _Cards, parents: list[int], siblings: list[int]) -> dict[int, list[int]]:
+    """Return the parents each sibling shares with the person, of those canon names both parents of as the asker
+    may see them: one shared, a half-sibling; both, a full one. Of one with a parent the asker does not see (not
+    named, or the GM's), nothing is said: the parents seen may be half of the truth."""
+    if len(parents) != 2:
+        return {}
+    found: dict[int, list[int]] = {}
     for sibling in siblings:
-        theirs = set(await cards.parents(sibling))
-        if len(theirs) == 2 and len(theirs & mine) == 1:
-            found.append(sibling)
+        theirs = await cards.parents(sibling)
+        if len(theirs) == 2 and set(theirs) & set(parents):
+            found[sibling] = [p for p in parents if p in theirs]
     return found
 
 
 async def _marriages(
     cards: _Cards, entity_id: int, spouses: list[int], words: Wording
-) -> tuple[dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
     """Return when each marriage began (the tie's own start, else the day of a wedding both took part in) in the
-    calendar's words, and the wedding's name, by spouse. A wedding the person took part in with no spouse of
+    calendar's words, the wedding's name, and when as stored, by spouse. A wedding the person took part in with no spouse of
     theirs is one with the one other person who took part, when there is exactly one (guests name no spouse)."""
     married: dict[str, str] = {}
     weddings: dict[str, str] = {}
+    stored: dict[str, str] = {}
     me = await cards.card(entity_id)
     if me is None:
-        return married, weddings
+        return married, weddings, stored
     for view in me.relations:
         other = view.object if view.subject.id == entity_id else view.subject
         start = words.seen(view.statement.validity.world_from)  # hidden from the reader: as if unknown
         tie = view.statement.predicate.upper() == "SPOUSE_OF" and other is not None and other.id in spouses
         if tie and start and start != UNKNOWN and other is not None:
             married[cards.names[other.id]] = words.when(start)
+            stored[cards.names[other.id]] = start
     for view in me.relations:
         event = view.object
         if (
@@ -314,4 +342,5 @@ async def _marriages(
             weddings.setdefault(name, in_prose(words.name(event.name), "Event"))
             if start and start != UNKNOWN:
                 married.setdefault(name, words.when(start))
-    return married, weddings
+                stored.setdefault(name, start)
+    return married, weddings, stored

@@ -201,7 +201,9 @@ async def office_holders(
     have = {m.entity_id for m in named}
     title = parts.get("title", "")
     if title and not title.startswith(("office", "it ", "that")) and title not in ("it", "that"):
-        return await _holders(reader, title, have)
+        holders = await _holders(reader, title, have)
+        if holders or parts.get("who") is None:
+            return holders  # a title no one holds ("high reve", a typo): the offices of the one named
     who = parts.get("who")
     if who is None:
         return []

@@ -6,7 +6,8 @@ Saltmarch?" (the events at its towns are read from their cards); "Where is the C
 places holding it, up to the widest. A place's card holds only its own neighbours (what is part of it, what it
 is part of), so those around are found by reading their cards in turn (at most `_MOST` of them), and are given
 to the answer as if the question had named them, after what it did name (`answer_places` reads them); so are
-those living in them, for a residents' question (their cards say who has died). A place
+those living in them, for a residents' question (their cards say who has died), and the creatures inhabiting
+them, for a question of the beasts there. A place
 or a tie the asker may not see is on no card they read, so it is neither listed nor counted nor walked through.
 """
 
@@ -19,6 +20,7 @@ from canon.errors import GameError
 from canon.graph import CanonReader
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.creature_words import asks_creatures
 
 __all__ = [
     "around",
@@ -112,7 +114,8 @@ def kind_where(question: str) -> str | None:
 async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return the places within the place a residents' or contents' question names first, or those holding the
     place a where-question names first, as matches after the named ones; none for any other question."""
-    down = asks_around(question) or asks_happened(question)
+    beasts = asks_creatures(question)  # the creatures there too (`answer_creatures`)
+    down = asks_around(question) or asks_happened(question) or beasts
     if not ranked or not (down or asks_where(question)):
         return []
     try:
@@ -131,7 +134,8 @@ async def around(reader: CanonReader, question: str, ranked: Sequence[EntityMatc
         for view in place.relations:
             if view.object is None:
                 continue
-            if residents and view.statement.predicate.upper() == "LIVES_IN" and view.object.id == me:
+            lives = "INHABITS" if beasts else "LIVES_IN"
+            if (residents or beasts) and view.statement.predicate.upper() == lives and view.object.id == me:
                 # Those living there, read too: the dead among them no longer live there.
                 if view.subject.id not in seen:
                     seen.add(view.subject.id)

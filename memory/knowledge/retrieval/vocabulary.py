@@ -5,7 +5,10 @@ Read once per set of allowed source versions (and GM-only chunks left out) and k
 
 - typo tolerance: a question word the campaign never uses is searched as the closest word it does use
   (`closest`): one edit away, where swapping two neighbouring letters counts as one edit ("posion" -> "poison",
-  "wizzard" -> "wizard"); ties go to the more frequent word;
+  "wizzard" -> "wizard"); ties go to the more frequent word. A doubled letter typed single is no edit of its own
+  (players type a doubled letter once as often as they mistype anything else): a word one edit from a campaign's
+  word once both read their doubled letters single is that word ("grapel" -> "grapple", "ocasion" -> "occasion"),
+  after any word one edit away as typed;
 - how telling a word is (`weight`, the bm25 idf): a passage holding the question's rare words covers more of it
   than one holding its common ones (`memory.knowledge.retrieval.coverage`);
 - which of a question's words are common (`common`: held by at least `COMMON_SHARE` of the chunks, and by
@@ -26,9 +29,10 @@ from collections.abc import Callable, Iterable, Mapping
 
 from rapidfuzz.distance import OSA
 
-__all__ = ["Vocabulary", "fold", "words_of"]
+__all__ = ["Vocabulary", "fold", "single_letters", "words_of"]
 
 _WORD = re.compile(r"[^\W\d_]+")
+_DOUBLED = re.compile(r"(.)\1")
 #: The share of a campaign's chunks a common word is in, and the fewest chunks (a small campaign's share is a few).
 COMMON_SHARE = 0.01
 COMMON_LEAST = 10
@@ -37,6 +41,11 @@ COMMON_LEAST = 10
 def fold(text: str) -> str:
     """Return text folded as the vocabulary stores it (NFKC, case-folded, curly apostrophes straight)."""
     return unicodedata.normalize("NFKC", text).casefold().replace("’", "'")
+
+
+def single_letters(word: str) -> str:
+    """Return a word with its doubled letters read single ("grapple" -> "graple")."""
+    return _DOUBLED.sub(r"\1", word)
 
 
 def words_of(text: str) -> list[str]:
@@ -51,8 +60,12 @@ class Vocabulary:
         self.frequencies = dict(frequencies)
         self.chunks = chunks
         self._by_letter: dict[str, list[str]] = {}
+        #: The words holding a doubled letter, by first letter, each with its doubled letters read single.
+        self._doubled: dict[str, list[tuple[str, str]]] = {}
         for word in sorted(self.frequencies):
             self._by_letter.setdefault(word[0], []).append(word)
+            if (single := single_letters(word)) != word:
+                self._doubled.setdefault(word[0], []).append((word, single))
 
     @classmethod
     def of_texts(cls, texts: Iterable[str]) -> Vocabulary:
@@ -83,7 +96,8 @@ class Vocabulary:
         Only words of six letters or more that the campaign never uses are read (one edit from a short word is
         too often another real word: "pest" and "pets"), and only against words of the same first letter one
         edit away that `fits` accepts (the caller's rule for which slips are typos). Among those, one of the same
-        length (a swap or a changed letter) before one letter more or less, then the more frequent.
+        length (a swap or a changed letter) before one letter more or less, then the more frequent. When no word
+        is, a word holding a doubled letter is read as if that letter were single (`_doubled_closest`).
         """
         if len(word) < 6 or word in self.frequencies or not word.isalpha():
             return None
@@ -94,6 +108,24 @@ class Vocabulary:
             if not fits(word, known):
                 continue
             key = (abs(len(known) - len(word)), -self.frequencies[known], known)
+            if best is None or key < best:
+                best = key
+        return best[2] if best else self._doubled_closest(word, fits)
+
+    def _doubled_closest(self, word: str, fits: Callable[[str, str], bool]) -> str | None:
+        """Return the campaign's word holding a doubled letter that a misspelt word means once both read their
+        doubled letters single: the same ("ocasion"), else one edit away that `fits` accepts ("grapel" for
+        "graple", "grapple"); the nearer, then the more frequent; or None."""
+        typed = single_letters(word)
+        best: tuple[int, int, str] | None = None
+        for known, single in self._doubled.get(word[0], ()):
+            if abs(len(single) - len(typed)) > 1:
+                continue
+            if single != typed and (
+                OSA.distance(typed, single, score_cutoff=1) > 1 or not fits(typed, single)
+            ):
+                continue
+            key = (int(single != typed), -self.frequencies[known], known)
             if best is None or key < best:
                 best = key
         return best[2] if best else None

@@ -166,7 +166,7 @@ def test_a_gm_only_parent_or_child_makes_no_kin_for_a_player(cli: CliRunner, tmp
     }
     gm = ask(cli, tmp_path, questions, gm=True)
     assert gm == {
-        "who are Jory's siblings": "Jory Hale's sibling is Sella Quill.",
+        "who are Jory's siblings": "Jory Hale's half-sibling is Sella Quill.",
         "is Sella Quill Jory's sister": "Sella Quill is Jory Hale's brother or sister; canon does not say which.",
         "who are Wren's cousins": "Wren Moss' cousins are Brann Moss, Dagny Moss and Tove Moss.",
         "who are Jory's half-siblings": "Jory Hale's half-sibling is Sella Quill.",

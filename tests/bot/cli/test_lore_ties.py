@@ -137,12 +137,12 @@ def test_a_tie_is_one_edge_however_many_sides_say_it_and_hidden_when_one_side_hi
 
 def test_a_tie_without_a_word_or_with_an_unknown_one_is_refused_at_its_line() -> None:
     text = (
-        "characters:\n  - name: Saska Orme\n    ties:\n      - {name: Idrel Vask, is: godfather}\n"
+        "characters:\n  - name: Saska Orme\n    ties:\n      - {name: Idrel Vask, is: landlord}\n"
         "      - {name: Idrel Vask}\n  - name: Idrel Vask\n"
     )
     problems = [str(p) for p in load_lore_file(text, "folk.yaml").problems]
     assert problems[0].startswith('folk.yaml: line 4, column 32: "is" must be one of: mentor, teacher'), (
         problems
     )
-    assert problems[0].endswith('; got "godfather"'), problems
+    assert problems[0].endswith('; got "landlord"'), problems
     assert problems[1] == 'folk.yaml: line 5, column 9: missing required field "tie" or "is"', problems

@@ -98,7 +98,7 @@ def card(cli: CliRunner, campaign: str, name: str, *extra: str) -> str:
     """Return an entity's card as the command line prints it, without its evidence (its files and lines)."""
     result = cli.invoke(app, ["canon", "entity", name, "-c", campaign, *extra])
     assert result.exit_code == 0, result.output
-    return re.sub(r" — from the world bible \([^)]*\)", "", result.output)
+    return re.sub(r" — from (?:the lore files|\S+\.yaml, line \d+)", "", result.output)
 
 
 def test_a_player_reads_what_the_table_is_told_as_if_the_truth_were_never_written(

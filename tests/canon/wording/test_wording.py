@@ -166,8 +166,8 @@ def test_evidence_from_a_scene_names_it_by_place_and_date_never_by_turn_numbers(
     assert evidence_words(untitled, Viewer.PLAYER, lantern) == "from scene 5"
     # Imported lore: players hear where it comes from; the GM also reads the file and line to fix it.
     yaml = Evidence(kind=EvidenceKind.YAML, file="harrows.yaml", line=13)
-    assert evidence_words(yaml, Viewer.PLAYER) == "from the world bible"
-    assert evidence_words(yaml, Viewer.GM) == "from the world bible (harrows.yaml, line 13)"
+    assert evidence_words(yaml, Viewer.PLAYER) == "from the lore files"
+    assert evidence_words(yaml, Viewer.GM) == "from harrows.yaml, line 13"
 
 
 def test_evidence_shows_players_no_ids_and_no_gm_reasons() -> None:
@@ -183,7 +183,7 @@ def test_evidence_shows_players_no_ids_and_no_gm_reasons() -> None:
     branch = Evidence(kind=EvidenceKind.BRANCH, note="branch “What if” (campaign #4), fact #12, changeset #5")
     assert evidence_words(branch, Viewer.PLAYER) == "carried over from the story “What if”"
     yaml = Evidence(kind=EvidenceKind.YAML, file="family_tree.yaml", line=22)
-    assert evidence_words(yaml, Viewer.PLAYER) == "from the world bible"
+    assert evidence_words(yaml, Viewer.PLAYER) == "from the lore files"
     for evidence in (decision, chunk, branch, yaml):
         assert not JARGON.search(evidence_words(evidence, Viewer.PLAYER))
 

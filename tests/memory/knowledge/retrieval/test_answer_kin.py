@@ -82,7 +82,13 @@ def test_a_marriage_reads_its_day_or_says_canon_does_not_know_it() -> None:
 
 
 def test_a_half_sibling_is_only_one_canon_makes_so() -> None:
-    half = Kin(ties={"siblings": ("Oska Vell", "Pim Vell"), "half-siblings": ("Pim Vell",)})
+    half = Kin(
+        ties={
+            "siblings": ("Oska Vell", "Pim Vell"),
+            "half-siblings": ("Pim Vell",),
+            "full-siblings": ("Oska Vell",),
+        }
+    )
     assert kin_answer("who is Mira's half-brother?", [person("Mira Vell", "Mira", half)]) == (
         "Mira Vell's half-sibling is Pim Vell; canon does not say whether Pim Vell is a half-brother. [1]",
         1,

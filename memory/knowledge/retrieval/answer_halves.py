@@ -1,0 +1,77 @@
+"""Siblings as canon makes them, full or half: two people who share both parents canon names of each are full
+siblings, two who share one of them half-siblings ("Merrit Penhallow's half-brother is Rook Tanner"; "is Rook
+Merrit's full brother": "No: Rook Tanner is Merrit Penhallow's half-brother: they share one parent, Aldous
+Penhallow"). Of one whose other parent the asker does not see (canon names none, or the GM keeps it), nothing is
+said either way: the asker reads what the parents they see imply, as if the hidden one were never written
+(`kin.kin_of` reads each card as the asker may see it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from canon.wording.relations import possessive
+from memory.knowledge.answer_models import Kin
+from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.kin_nouns import tie_noun
+
+__all__ = ["listing", "marked", "undecided", "which_sibling"]
+
+
+def listing(name: str, kin: Kin, tie: str, sex: str | None, names: Sequence[str]) -> str:
+    """Return "X's <tie> is/are <names>": siblings canon makes half-siblings said so ("Merrit Penhallow's
+    half-brother is Rook Tanner"; among others, "Rook Tanner (a half-brother)")."""
+    halves = set(kin.ties.get("half-siblings", ())) if tie == "siblings" else set()
+    if halves and all(n in halves for n in names):
+        tie = "half-siblings"
+    said = names_list(marked(kin, tie, names))
+    return f"{possessive(name)} {tie_noun(tie, sex, len(names) > 1)} {_be(names)} {said}"
+
+
+def marked(kin: Kin, tie: str, names: Sequence[str]) -> list[str]:
+    """Return siblings' names, those canon makes half-siblings among others marked so."""
+    halves = set(kin.ties.get("half-siblings", ())) if tie == "siblings" else set()
+    if not halves or all(n in halves for n in names):
+        return list(names)
+    return [
+        f"{n} (a {tie_noun('half-siblings', kin.sexes.get(n), False)})" if n in halves else n for n in names
+    ]
+
+
+def undecided(kin: Kin, tie: str, sex: str | None) -> list[str]:
+    """Return, of a question of half or full siblings, that canon does not say which the others are."""
+    if tie not in ("half-siblings", "full-siblings"):
+        return []
+    decided = {*kin.ties.get("half-siblings", ()), *kin.ties.get("full-siblings", ())}
+    rest = [
+        n
+        for n in kin.ties.get("siblings", ())
+        if n not in decided and (sex is None or kin.sexes.get(n) in (sex, None))
+    ]
+    return [f"canon does not say whether {n} is a full or a half {_sibling(kin, n)}" for n in rest]
+
+
+def _sibling(kin: Kin, name: str) -> str:
+    return tie_noun("siblings", kin.sexes.get(name), False)
+
+
+def which_sibling(name: str, them: str, kin: Kin, tie: str) -> str:
+    """Return whether a sibling is a full or a half one, as far as canon names both parents of each: the parents
+    they share, or that canon does not say which."""
+    shared = list(kin.shared.get(them, ()))
+    if them in kin.ties.get("half-siblings", ()):
+        noun = tie_noun("half-siblings", kin.sexes.get(them), False)
+        lead = "No: " if tie == "full-siblings" else "Yes: " if tie == "half-siblings" else ""
+        return f"{lead}{them} is {possessive(name)} {noun}: they share one parent, {shared[0]}"
+    if them in kin.ties.get("full-siblings", ()):
+        noun = tie_noun("full-siblings", kin.sexes.get(them), False)
+        lead = "No: " if tie == "half-siblings" else "Yes: "
+        return f"{lead}{them} is {possessive(name)} {noun}: both are children of {names_list(shared)}"
+    said = f"{them} is {possessive(name)} {_sibling(kin, them)}"
+    if tie == "siblings":
+        return f"Yes: {said}"
+    return f"{said}; canon does not say whether a full or a half {_sibling(kin, them)}"
+
+
+def _be(names: Sequence[str]) -> str:
+    return "is" if len(names) == 1 else "are"
