@@ -27,7 +27,7 @@ from memory.knowledge.question import CHATTER, Question
 from memory.knowledge.retrieval.answer_qualified import other_sex
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 
-__all__ = ["another_kind", "beside_the_point", "named_in"]
+__all__ = ["another_kind", "beside_the_point", "named_in", "off_the_point"]
 
 _CITATION = re.compile(r"\s*\[\d+\]")
 #: Two words one after the other in a clause (no mark between them).
@@ -129,3 +129,13 @@ def another_kind(
             if has_word({named}, noun) and _content(other) and not has_word(set(typed), other):
                 return True
     return False
+
+
+def off_the_point(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> bool:
+    """Tell whether an answer quoted from passages says nothing the question asks of an entity canon holds
+    (`beside_the_point`) or tells of another kind of the thing asked (`another_kind`)."""
+    return beside_the_point(question.text, facts, answer.text) or another_kind(
+        question, facts, results, answer
+    )
