@@ -51,7 +51,7 @@ def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Mat
             continue
         for said in dict.fromkeys((fact.matched.casefold(), fact.entity_name.casefold())):
             name = re.escape(said)
-            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b", folded) or re.search(
+            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')", folded) or re.search(
                 rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded
             )
             if found:
