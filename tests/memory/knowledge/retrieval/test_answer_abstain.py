@@ -10,6 +10,7 @@ from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_holds import asked_value, holds_asked
 from memory.knowledge.retrieval.answer_scope import off_subject, strange_words
 from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.answer_unknown import another_kind
 from tests.memory.knowledge.retrieval.test_answer import passage
 
 DOCKING = passage(
@@ -111,3 +112,35 @@ def test_typos_of_a_real_name_are_still_found() -> None:
     assert strange_words(analyse("max number of crew on a zeppelin"), ["zeppelin"], [DOCKING, SHUTTLES]) == [
         "zeppelin"
     ]
+
+
+BERTHS = passage(
+    "5.1 BERTHS. A crew member in a common berth pays 1 credit per day; one in a private berth pays 3 credits "
+    "per day.",
+    "Starfall Rules",
+    "Part 5: Downtime",
+    "5.1 Berths",
+    chunk_id=26,
+)
+
+
+def test_a_sentence_about_another_kind_of_the_thing_asked_is_no_answer() -> None:
+    said = _quoted("A crew member in a common berth pays 1 credit per day.", 1)
+    assert another_kind(analyse("how many credits per day is a luxury berth"), [], [BERTHS], said)
+    assert not another_kind(analyse("how many credits per day is a common berth"), [], [BERTHS], said)
+    # A count or a little word before the noun is no other kind: "one berth", "your berth".
+    for text in ("You pay for one berth a day.", "It costs 9 credits.", "Your berth costs 9 credits."):
+        assert not another_kind(analyse("how much is a luxury berth"), [], [BERTHS], _quoted(text, 1)), text
+    # The question's qualifier in the passage quoted (its heading): the sentence is of the thing asked.
+    assert not another_kind(analyse("how much is a berths fee"), [], [BERTHS], said)
+    # "which hull" asks a kind: "hull" qualifies nothing.
+    assert not another_kind(
+        analyse("which hull docks fastest"), [], [DOCKING], _quoted("A ship docks fastest.", 1)
+    )
+
+
+def test_another_kind_of_the_thing_asked_is_nothing_known() -> None:
+    answer = reply(analyse("how many credits per day is a luxury berth"), [], [BERTHS])
+    assert not answer.known
+    assert answer.text.startswith("Nothing the table knows")
+    assert "3 credits" in reply(analyse("how many credits per day is a private berth"), [], [BERTHS]).text
