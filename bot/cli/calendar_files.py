@@ -13,9 +13,10 @@ from typing import Any
 
 import yaml
 
+from bot.cli.calendar_eras import calendar_block, calendar_eras
 from canon.errors import GameError
 
-__all__ = ["is_calendar_file", "restore_calendar", "set_calendars"]
+__all__ = ["calendar_parts", "is_calendar_file", "restore_calendar", "set_calendars"]
 
 
 def is_calendar_file(path: Path) -> bool:
@@ -41,10 +42,8 @@ async def set_calendars(
     done: list[dict[str, str]] = []
     changed = False
     for path in paths:
-        text = path.read_text(encoding="utf-8")
-        lines = [line for line in text.splitlines() if line.strip().casefold() not in ("kind: calendar",)]
-        try:
-            view = await services.calendars.set_block(campaign, "\n".join(lines))
+        try:  # without `kind: calendar` and its eras' `visibility` (the era `calendar_eras` imports says it)
+            view = await services.calendars.set_block(campaign, calendar_block(path))
         except GameError as error:
             done.append({"file": path.name, "error": error.message})
             continue
@@ -60,3 +59,20 @@ async def restore_calendar(
     imported; return what each calendar file did then: nothing."""
     await services.calendars.set_block(campaign, before or "")
     return [{"file": c["file"], "error": "not set: the world files were not imported"} for c in done]
+
+
+async def calendar_parts(
+    services: Any, campaign: Any, calendars: list[Path], others: list[Path]
+) -> list[tuple[str, bytes]]:
+    """Return the timeline parts that make the eras the calendar files list eras of canon (`calendar_eras`),
+    each named as its calendar file is; those canon or the world's other files define already left out."""
+    if not calendars:
+        return []
+    from bot.services.structured_import import campaign_path
+    from canon.models import Viewer
+
+    async with services.db.session() as session:
+        reader = await services.access.reader(session, campaign, Viewer.GM)
+        known = {era[0] for era in (await reader.canon_eras()).values()}
+    parts = [calendar_eras(path, campaign_path(path), others, known) for path in calendars]
+    return [part for part in parts if part is not None]

@@ -119,7 +119,7 @@ async def _ingest_all(
 ) -> dict[str, Any]:
     """Import each dialogue into a scene and each prose file (a failed one is reported, the others go on),
     then the YAML files together."""
-    from bot.cli.calendar_files import is_calendar_file, restore_calendar, set_calendars
+    from bot.cli.calendar_files import restore_calendar
     from memory.knowledge.files import expand_paths
     from memory.knowledge.source_models import ImportFailure
 
@@ -151,14 +151,14 @@ async def _ingest_all(
                 from bot.cli.voice import extract_imported
 
                 extracted.append(await extract_imported(services, target, report, failed))
-        # The calendar first: the world's dates may be written in its words.
-        calendars = [p for p in yaml_files if is_calendar_file(p)]
-        yaml_files = [p for p in yaml_files if p not in calendars]
-        calendar_results, before, calendar_set = await set_calendars(services, target, calendars)
-        if yaml_files:  # imported together: structured lore files may refer to each other
+        # The calendar first (its eras imported with the world's files): the dates may be written in its words.
+        yaml_files, eras, (calendar_results, before, calendar_set) = await _calendars_first(
+            services, target, yaml_files
+        )
+        if yaml_files or eras:  # imported together: structured lore files may refer to each other
             yaml_results.append(
                 await _ingest_yaml(
-                    services, target, yaml_files, hidden=options["hidden"], tags=tags, replace=replace
+                    services, target, yaml_files, hidden=options["hidden"], replace=replace, extra=eras
                 )
             )
             if calendar_set and (
@@ -235,21 +235,35 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+async def _calendars_first(
+    services: Any, target: Any, paths: list[Path]
+) -> tuple[list[Path], list[tuple[str, bytes]], tuple[list[dict[str, str]], str | None, bool]]:
+    """Set the calendar files among `paths`; return the world's other files, the eras the calendar files define
+    (imported with those files) and what setting the calendars did (`set_calendars`)."""
+    from bot.cli.calendar_files import calendar_parts, is_calendar_file, set_calendars
+
+    calendars = [p for p in paths if is_calendar_file(p)]
+    world = [p for p in paths if p not in calendars]
+    eras = await calendar_parts(services, target, calendars, world)
+    return world, eras, await set_calendars(services, target, calendars)
+
+
 async def _ingest_yaml(
     services: Any,
     campaign: Any,
     paths: list[Path],
     *,
     hidden: bool | None,
-    tags: list[str] | None,
     replace: bool,
+    extra: list[tuple[str, bytes]],
 ) -> dict[str, Any]:
-    """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import`)."""
+    """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import`), with
+    the eras the calendar files define (`extra`: each as its file's name and text)."""
     from bot.services.structured_import import ingest_yaml
 
     try:
         report = await ingest_yaml(
-            services.structured, campaign, paths, hidden=hidden, tags=tags, replace=replace
+            services.structured, campaign, paths, hidden=hidden, replace=replace, extra=extra
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}

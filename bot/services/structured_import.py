@@ -135,9 +135,11 @@ class StructuredImportService:
         *,
         hidden: bool = False,
         replace: bool = True,
+        extra: Sequence[tuple[str, bytes]] = (),
     ) -> IngestReport:
-        """Import YAML files from disk together (they may refer to each other); see `import_files`."""
-        files: list[tuple[str, bytes]] = []
+        """Import YAML files from disk together (they may refer to each other), and `extra` files given as their
+        names and text (a calendar file's eras); see `import_files`."""
+        files: list[tuple[str, bytes]] = list(extra)
         for path in paths:
             try:
                 size = path.stat().st_size
@@ -403,6 +405,7 @@ async def ingest_yaml(
     hidden: bool | None = None,
     tags: list[str] | None = None,
     replace: bool = False,
+    extra: Sequence[tuple[str, bytes]] = (),
 ) -> IngestReport:
     """Import YAML files for `lorekeeper ingest` (tags do not apply to canon); return the report.
 
@@ -412,7 +415,9 @@ async def ingest_yaml(
     """
     del tags  # knowledge-source tags have no meaning for canon facts
     path_list = [paths] if isinstance(paths, Path) else list(paths)
-    report = await importer.import_paths(campaign, path_list, hidden=bool(hidden), replace=replace)
+    report = await importer.import_paths(
+        campaign, path_list, hidden=bool(hidden), replace=replace, extra=extra
+    )
     if report.status == "confirm":
         error = (
             f"{', '.join(report.replaced_files)} would replace the file of that name imported before. "

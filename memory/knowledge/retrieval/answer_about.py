@@ -4,7 +4,9 @@ A book's sentences speak of their entry as "it", "this spell", "they" or not at 
 plane of force"): under its heading that is clear, quoted alone it is not. So a question that asks no field and
 no yes or no ("how does arcane sword work", "tell me about the staff of fire", "how long do dwarves live") and
 names the title of the passage quoted first (`answer_first.title_words`) is answered led by that title
-("Arcane Sword: You create …"), unless the answer already says it. A question describing its subject is
+("Arcane Sword: You create …"), unless the answer already says it. A question asking who, where or when ("who
+knows about the queen's illness") asks a person, a place or a time, not the thing as a whole: its answer is left
+as it is. A question describing its subject is
 `answer_described.named_subject`'s; a yes or no answer leads with its verdict.
 
 A passage whose body is a list of rules (a condition's effects, a feature's steps, a hazard's stages) is said by
@@ -29,6 +31,9 @@ from memory.knowledge.retrieval.answer_words import asked_words, fold_words
 
 __all__ = ["listed", "titled"]
 
+#: Questions asking a person, a place or a time rather than about the thing they name.
+_ASKS_OTHER = re.compile(r"^\W*(?:who|whom|whose|where|when)\b", re.IGNORECASE)
+
 #: The most items of a list of rules quoted for a question about the thing as a whole.
 LISTED = 3
 #: An item of a list: a line led by a dash, an asterisk, a bullet or a number (what follows it).
@@ -48,6 +53,8 @@ def listed(
     """Return the answer said by the items of the list it quotes one of, when the question asks about the
     passage's subject as a whole (see the module docstring), else the answer as it is."""
     if not answer.known or answer.mode != AnswerMode.EXTRACTIVE or question.fields or question.yes_no:
+        return answer
+    if _ASKS_OTHER.match(question.text):
         return answer
     first = len(facts) + 1
     cited = {c.number for c in answer.citations if c.cited}
@@ -87,6 +94,8 @@ def titled(
     """Return the answer led by the title of the passage it quotes first when the question names that title and
     asks about the thing as a whole (see the module docstring), else the answer as it is."""
     if not answer.known or answer.mode != AnswerMode.EXTRACTIVE or question.fields or question.yes_no:
+        return answer
+    if _ASKS_OTHER.match(question.text):
         return answer
     first = len(facts) + 1
     cited = [c.number for c in answer.citations if c.cited and c.number >= first]

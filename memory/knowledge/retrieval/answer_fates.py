@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
-from memory.knowledge.retrieval.lives import typed_death
+from memory.knowledge.retrieval.lives import death_cause, typed_death
 
 __all__ = ["killer_answer", "taken_in_answer"]
 
@@ -51,7 +51,7 @@ def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Mat
             continue
         for said in dict.fromkeys((fact.matched.casefold(), fact.entity_name.casefold())):
             name = re.escape(said)
-            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b", folded) or re.search(
+            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')", folded) or re.search(
                 rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded
             )
             if found:
@@ -123,6 +123,10 @@ _WHO_KILLED = re.compile(
 )
 
 
+#: A cause of death that names who did it ("slain by Ser Aldric", "murdered by her steward").
+_BY = re.compile(r"\b(?:by|killed|slew|slain|murdered|assassinated)\b", re.IGNORECASE)
+
+
 def killer_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who killed the person asked of, as their card ties it (KILLED: "Hob Greave killed Sef Rook"); of
     one whose killer canon does not name, that nothing names who, and how they died where the card says it; None
@@ -136,9 +140,13 @@ def killer_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     killers = victim.tied("KILLED")
     if killers:
         return f"{names_list(killers, opens=True)} killed {me}. [{number}]", number
+    if death_cause(me, victim.description):
+        return None  # the description tells the death: the answers reading it say who, if anyone
     cause = typed_death(victim)
     if cause is None and not victim.tied("KILLED", to_me=False):
-        return None  # what else canon says may tell it (a description, a deed)
+        return None  # what else canon says may tell it (a deed, a passage)
+    if cause and _BY.search(cause):  # "Orrin Vaske was slain by Ser Aldric": the cause names who
+        return f"{cause}. [{number}]", number
     how = f"; {cause}" if cause else ""
     return f"Nothing the table knows names who killed {me}{how}. [{number}]", number
 

@@ -9,7 +9,11 @@ king's horse". So an answer is read for the value asked before it is given:
 - a name ("what is the name of the N", "what is the N called", "what is X's name"): a name given to the N ("the
   king's hound is named Cinder", "The Bellwater, a cold river", "his horse, Thunder"), a word with its capital
   the question does not hold;
-- either: the noun asked about (the N) said in the sentence quoted or in the section it is quoted from.
+- a price ("how much does X cost", "what is X worth", "the price of X"): a sentence saying an amount, in figures
+  or in words ("15 gp", "ten silver", "free"); a line that names X and no amount ("Components: a drop of oil") is
+  about X but does not say what it costs;
+- either (a count or a name): the noun asked about (the N) said in the sentence quoted or in the section it is
+  quoted from.
 A question describing what it asks the name of ("the name of the spell that raises a wall of fire", "the name of
 the condition where you cannot see") is answered by the entry it describes: that entry's title, which the question
 does not hold, is the name.
@@ -43,6 +47,19 @@ _ARTICLE = frozenset({"a", "an"})
 #: Words counting people, which a book says otherwise ("how many ppl": "nine creatures").
 _PEOPLE = frozenset({"ppl", "people", "persons", "folk", "folks", "guys", "creatures", "men", "players"})
 _COUNT = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]+)", re.IGNORECASE)
+_PRICE = re.compile(
+    r"\bhow\s+much\b.*\b(?:costs?|worth|price)\b|\bwhat\s+(?:does|do|did|would|will)\b.*\bcosts?\b"
+    r"|\b(?:price|cost)\s+of\b",
+    re.IGNORECASE,
+)
+#: A rule's number opening a line: "6.3", "12.1.4".
+_NUMBERED = re.compile(r"^\s*\d+(?:\.\d+)+\.?\s")
+#: A price: a figure or a number in words, or nothing to pay.
+_PRICED = re.compile(
+    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|"
+    r"hundreds?|thousands?|half|double|twice|free|nothing|no\s+cost)\b",
+    re.IGNORECASE,
+)
 _NAME_OF = re.compile(
     r"\bname\s+of\s+(?P<of>.+?)\s*(?:\bis\b|\bwas\b)?\s*[?.!]*\s*$"
     r"|^\s*what\s+(?:is|was|are|were)\s+(?P<called>.+?)\s+(?:called|named)\s*[?.!]*\s*$"
@@ -55,7 +72,7 @@ _NAME = r"[A-Z][\w'’-]+(?:\s+(?:of\s+)?[A-Z][\w'’-]+)*"
 
 
 class Asked(NamedTuple):
-    """The value a question asks ("count" or "name"), the noun it asks it of ("soldiers", "horse"), and whether
+    """The value a question asks ("count", "price" or "name"), the noun it asks it of ("soldiers", "horse"), whether
     the question describes that noun ("the spell *that* raises a wall", "the river *under* the city")."""
 
     kind: str
@@ -64,10 +81,12 @@ class Asked(NamedTuple):
 
 
 def asked_value(question: str) -> Asked | None:
-    """Return the value a question asks and its noun, or None when it asks no number nor name."""
+    """Return the value a question asks and its noun, or None when it asks no number, price nor name."""
     count = _COUNT.match(question)
     if count:
         return Asked("count", count["noun"].casefold(), False)
+    if _PRICE.search(question):
+        return Asked("price", "", False)
     named = _NAME_OF.search(question.replace("’", "'"))
     if named:
         phrase = named["of"] or named["called"] or named["whose"] or ""
@@ -173,6 +192,9 @@ def holds_asked(
         return asked.kind != "count" or any(_says_count(s, asked.noun) for s, _ in quoted)
     if answer.mode != AnswerMode.EXTRACTIVE:
         return True
+    if asked.kind == "price":
+        # A rule's number opening the line ("6.3 FUSE CHARGE.") is no price.
+        return any(_PRICED.search(_NUMBERED.sub("", sentence)) for sentence, _ in quoted)
     typed = set(fold_words(question))
     if asked.kind == "name" and asked.described and _titled_new(answer, facts, results, typed):
         return True  # "the name of the spell that …": the entry described, its title the name

@@ -11,7 +11,9 @@ holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is
 about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
 least half of its naming words (typos forgiven). Otherwise the sentence shares the question's other words only
 ("-5 to hit" of a monster's bite for a feat no source names): the answer is "nothing known". Sentences of the
-best passage need one naming word only ("elves" names Elf).
+best passage need one naming word only ("elves" names Elf). A word asking how many or how much ("max *number* of
+attuned items", "*total* of charges") names what is asked, not what it is asked of: it is no naming word; an
+abbreviation is held where its long form's words are ("dc" in a heading "Difficulty Classes").
 
 `narrowed`: "my party is about to fight a troll, how many hit points does it have?" asks the troll's; the words
 apart from the name the sources know ("party", "fight") only set the scene. A word next to the name may be part
@@ -30,6 +32,7 @@ from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question, ending_verb
 from memory.knowledge.retrieval.answer_words import (
+    ABBREVIATIONS,
     fold_words,
     has_word,
     labelled_sentences,
@@ -47,6 +50,8 @@ NAMING_WORDS = 3
 SHORT_SUBJECT = 4
 #: Words that join a word to a name: "crossbow of ice", "mason's tools".
 _JOINS = frozenset({"of", "s"})
+#: Words asking an amount of something: what is asked, never what it is asked of ("max number of attuned items").
+AMOUNT_ASKED = frozenset({"number", "amount", "count", "total", "max", "maximum", "min", "minimum", "limit"})
 #: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
 TYPO_RATIO = 75
 
@@ -125,6 +130,7 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
         and w not in CHATTER
         and w.split("'")[0] not in STOPWORDS  # "i'm", "can't"
         and not w.isdigit()  # a number names nothing: "-5 to hit" is no monster's "reach 5 ft."
+        and w not in AMOUNT_ASKED
     ]
     if not naming or not quoted or _kind_asked(question, naming[0]):
         return False
@@ -136,7 +142,7 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    held = [w for w in naming if _held(w, words) or (w.endswith("ves") and _held(w[:-3] + "f", words))]
+    held = [w for w in naming if _held_long(w, words)]
     if best:
         return not held
     return naming[0] not in held or 2 * len(held) < len(naming)
@@ -171,6 +177,15 @@ def named_otherwise(question: Question, result: LoreResult) -> bool:
 def _held(word: str, words: set[str]) -> bool:
     """Return whether `words` hold a word, but for an ending or a typo ("elves" is tried as "elf" too)."""
     return has_word(words, word) or _misspelt(word, words)
+
+
+def _held_long(word: str, words: set[str]) -> bool:
+    """Return whether `words` hold a word (`_held`; "elves" as "elf" too), or every word of an abbreviation's long
+    form ("dc": "difficulty" and "class")."""
+    if _held(word, words) or (word.endswith("ves") and _held(word[:-3] + "f", words)):
+        return True
+    long_form = ABBREVIATIONS.get(word, ())
+    return bool(long_form) and all(_held(w, words) for w in long_form)
 
 
 def _kind_asked(question: Question, word: str) -> bool:

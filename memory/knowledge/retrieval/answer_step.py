@@ -55,7 +55,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
-from memory.knowledge.retrieval.answer_unknown import beside_the_point
+from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
@@ -128,7 +128,7 @@ def _answered(
     if (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
-        and beside_the_point(question.text, facts, answer.text)
+        and off_the_point(question, facts, results, answer)
     ):
         answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)

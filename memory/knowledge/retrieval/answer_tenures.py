@@ -16,96 +16,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
-from rapidfuzz import fuzz
-
-from canon.wording import in_prose, relation_sentence, title_phrase
+from canon.wording import in_prose, title_phrase
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_offices import office_answer
-from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.offices import bare_title, last_key
+from memory.knowledge.retrieval.offices import last_key
+from memory.knowledge.retrieval.tenure_terms import VERBS, Held, asks, target, who_named
 
 __all__ = ["held_answer", "tenure_answer"]
 
-_PEOPLE = frozenset({"Person", "PC", "NPC", "Deity", "Creature"})
-#: The words asking each tie, and how it is said now and in the past.
-_VERBS: dict[str, tuple[str, str, str]] = {
-    "LEADS": ("leads", "led", "lead"),
-    "RULES": ("rules", "ruled", "rule"),
-    "POSSESSES": ("has", "had", "have"),
-}
-_ASKED: dict[str, frozenset[str]] = {
-    "LEADS": frozenset(
-        [
-            "lead",
-            "leads",
-            "led",
-            "leader",
-            "leaders",
-            "leading",
-            "head",
-            "heads",
-            "headed",
-            "commands",
-            "commanded",
-            "command",
-            "chief",
-        ]
-    ),
-    "RULES": frozenset(
-        [
-            "rule",
-            "rules",
-            "ruled",
-            "ruler",
-            "rulers",
-            "reign",
-            "reigns",
-            "reigned",
-            "govern",
-            "governs",
-            "governed",
-            "lord",
-            "lady",
-            "lords",
-            "ladies",
-            "holds",
-            "held",
-            "hold",
-            "controls",
-            "controlled",
-        ]
-    ),
-    "POSSESSES": frozenset(
-        [
-            "has",
-            "had",
-            "have",
-            "holds",
-            "held",
-            "hold",
-            "owns",
-            "owned",
-            "own",
-            "owner",
-            "owners",
-            "possess",
-            "possesses",
-            "possessed",
-            "carries",
-            "carried",
-            "wields",
-            "wielded",
-            "keeps",
-            "kept",
-            "holder",
-            "holders",
-            "got",
-        ]
-    ),
-}
 _SUCCEEDING = frozenset({"after", "succeeded", "successor", "followed"})
 _YEAR = re.compile(r"\bin\s+(?:the\s+)?(?:year\s+)?(?P<year>-?\d+)\b")
 _NEIGHBOUR = re.compile(r"\b(?P<dir>before|after|preceded|succeeded|followed)\s+(?P<who>.+)$")
@@ -117,148 +37,13 @@ _ALL = re.compile(
     r"\b(?:has|have)\s+(?:\w+\s+)?(?:held|had|owned|led|ruled)\b|\ball\b|\bever\b|\bover\s+the\s+years\b"
 )
 _FIRST = re.compile(r"\bfirst\b")
-_TYPO = 80
-
-
-@dataclass(frozen=True, slots=True)
-class _Term:
-    """One who held what is asked for a span: by a tie (its `predicate`) or a title (`title`)."""
-
-    holder: str
-    number: int
-    start: int | None
-    end: int | None
-    span: str
-    current: bool
-    ended: bool
-    title: str | None = None
 
 
 def _folded(question: str) -> str:
     return " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
 
 
-def _names(title: str, bare: str) -> bool:
-    """Return whether a title names what is held ("Lady of Corvel Keep" names "corvel keep")."""
-    return bool(bare) and f" {bare} " in f" {bare_title(title)} "
-
-
-def _terms(target: CanonFact, number: int, facts: Sequence[CanonFact]) -> list[_Term]:
-    """Return who held the target, by its ties and by the titles naming it, in the order they began; one held
-    by a tie without dates and by a title with them is said once, by the title."""
-    terms = [
-        _Term(h.holder, number, h.start_key, h.end_key, h.span, h.current, h.ended) for h in target.holds
-    ]
-    bare = bare_title(target.entity_name)
-    for n, fact in enumerate(facts, 1):
-        for o in fact.offices:
-            if fact.entity_id != target.entity_id and _names(o.title, bare):
-                terms.append(
-                    _Term(fact.entity_name, n, o.start_key, o.end_key, o.span, o.current, o.ended, o.title)
-                )
-    dated = {t.holder for t in terms if t.start is not None or t.end is not None}
-    kept = [t for t in terms if t.start is not None or t.end is not None or t.holder not in dated]
-    unique = list({(t.holder, t.start, t.title): t for t in kept}.values())
-    return sorted(unique, key=lambda t: (t.start is None, t.start or 0, t.end or 0))
-
-
-def _seated(place: CanonFact, facts: Sequence[CanonFact]) -> tuple[CanonFact, int] | None:
-    """Return the card of the group seated at a place, when among the facts."""
-    me = place.entity_name.casefold()
-    for r in place.relations:
-        if r.predicate.upper() == "SEAT_OF" and r.subject.casefold() == me:
-            for n, f in enumerate(facts, 1):
-                if f.entity_name.casefold() == r.object.casefold():
-                    return f, n
-    return None
-
-
-@dataclass(frozen=True, slots=True)
-class _Held:
-    """What a question asks who held, with its holders over time and how holding it is said."""
-
-    name: str
-    predicate: str
-    terms: list[_Term]
-    #: A place's seat of a group, said beside who rules it now ("Corvel Keep is the seat of the Gullwardens"); or,
-    #: `first`, before every answer of a place ruled by whoever led the group seated there.
-    seat: str = ""
-    first: bool = False
-
-    def opened(self, answer: tuple[str, int]) -> tuple[str, int]:
-        """Return an answer after the seat it is asked through: "Fenholt is the seat of the Ashen Choir; …"."""
-        if not self.first or not self.seat:
-            return answer
-        text = answer[0]
-        if text.startswith(("Nothing ", "In ", "Before ", "After ")):
-            text = text[0].lower() + text[1:]
-        return f"{self.seat}; {text}", answer[1]
-
-    def clause(self, term: _Term, *, now: bool, span: bool = True) -> str:
-        """Return "Ilse Brannoc leads the Gullwardens (since …)", "Maud Corvel was Lady of Corvel Keep (…)"."""
-        if term.title:
-            said = f"{term.holder} {'is' if now else 'was'} {title_phrase(term.title)}"
-        else:
-            past = f"{term.holder} {_VERBS[self.predicate][1]} {in_prose(self.name)}"
-            said = relation_sentence(self.predicate, term.holder, self.name) if now else past
-        return f"{said} ({term.span})" if span and term.span else said
-
-    def past(self) -> str:
-        """Return how holding it is asked in the past: "led the Gullwardens", "had the Saltglass Lantern"."""
-        return f"{_VERBS[self.predicate][1]} {in_prose(self.name)}"
-
-
-def _target(question: str, facts: Sequence[CanonFact]) -> tuple[_Held, int] | None:
-    """Return what the question asks who held (a card it names that is no person), with its holders."""
-    words = set(fold_words(question.replace("’", "'")))
-    for number, fact in enumerate(facts, 1):
-        if fact.entity_type in _PEOPLE or not fact.matched or not set(fold_words(fact.matched)) <= words:
-            continue
-        predicate = "POSSESSES" if fact.entity_type == "Item" else "LEADS"
-        terms = _terms(fact, number, facts)
-        seat = _seated(fact, facts)
-        if fact.holds:
-            predicate = fact.holds[0].predicate
-        elif not terms and seat is not None:  # a place ruled by whoever led the group seated there
-            terms = _terms(seat[0], seat[1], facts)
-            if any(t.start is not None or t.end is not None for t in terms):
-                said = relation_sentence("SEAT_OF", fact.entity_name, seat[0].entity_name)
-                return _Held(seat[0].entity_name, "LEADS", terms, said, first=True), number
-        elif terms and fact.entity_type not in ("Faction", "Lineage", "Item"):
-            predicate = "RULES"
-        if any(t.start is not None or t.end is not None for t in terms):
-            seats = fact.tied("SEAT_OF", to_me=False)
-            said = relation_sentence("SEAT_OF", fact.entity_name, seats[0]) if seats else ""
-            return _Held(fact.entity_name, predicate, terms, said if predicate == "RULES" else ""), number
-    return None
-
-
-def _asks(folded: str, held: _Held) -> bool:
-    """Return whether the question asks who held it: a word of the tie, or of a title held."""
-    typed = set(fold_words(folded))
-    titles = {w for t in held.terms if t.title for w in fold_words(t.title)} - set(fold_words(held.name))
-    asked = _ASKED[held.predicate] | (_ASKED["RULES"] if held.first else frozenset())
-    return bool(typed & (asked | titles - {"of", "the"}))
-
-
-def _who(text: str, terms: Sequence[_Term], facts: Sequence[CanonFact]) -> str | None:
-    """Return the holder a question names in `text`, by a card found by its words, else by a name close to it."""
-    words = set(fold_words(text))
-    holders = {t.holder for t in terms}
-    for fact in sorted(facts, key=lambda f: -len(f.matched)):
-        if fact.entity_name in holders and fact.matched and set(fold_words(fact.matched)) <= words:
-            return fact.entity_name
-    said = " ".join(fold_words(text))
-    best = max(holders, key=lambda h: fuzz.partial_ratio(" ".join(fold_words(h)), said), default=None)
-    if best is not None and fuzz.partial_ratio(" ".join(fold_words(best)), said) >= _TYPO:
-        return best
-    for fact in facts:  # one named who held nothing of it
-        if fact.entity_type in _PEOPLE and fact.matched and set(fold_words(fact.matched)) <= words:
-            return fact.entity_name
-    return None
-
-
-def _neighbour(held: _Held, who: str, after: bool) -> tuple[str, int]:
+def _neighbour(held: Held, who: str, after: bool) -> tuple[str, int]:
     """Return who held it just before or after the one named."""
     own = [t for t in held.terms if t.holder == who]
     if not own:
@@ -287,7 +72,7 @@ def _neighbour(held: _Held, who: str, after: bool) -> tuple[str, int]:
     return f"{where} {who}, {held.clause(chosen, now=chosen.current)}. [{chosen.number}]", chosen.number
 
 
-def _in_year(held: _Held, year: int) -> tuple[str, int]:
+def _in_year(held: Held, year: int) -> tuple[str, int]:
     """Return who held it in a year: those whose span (a start known) covers some of it."""
     lo, hi = year * 10000, year * 10000 + 9999
     found = [
@@ -308,7 +93,7 @@ def _in_year(held: _Held, year: int) -> tuple[str, int]:
     )
 
 
-def _how_long(held: _Held, who: str) -> tuple[str, int]:
+def _how_long(held: Held, who: str) -> tuple[str, int]:
     """Return how long the one named held it: the years between the span's ends, or since when."""
     own = [t for t in held.terms if t.holder == who]
     if not own:
@@ -321,7 +106,7 @@ def _how_long(held: _Held, who: str) -> tuple[str, int]:
             length = f"for {years} year{'s' if years != 1 else ''}" if years else "for less than a year"
             said.append(f"{held.clause(t, now=False, span=False)} {length}, {t.span}")
         elif t.start is not None and t.current:
-            verbs = _VERBS[held.predicate]
+            verbs = VERBS[held.predicate]
             now = f"has been {title_phrase(t.title)}" if t.title else f"has {verbs[1]} {in_prose(held.name)}"
             said.append(f"{who} {now} {t.span}")
         else:
@@ -329,7 +114,7 @@ def _how_long(held: _Held, who: str) -> tuple[str, int]:
     return "; ".join(said) + f". [{own[0].number}]", own[0].number
 
 
-def _current(held: _Held, folded: str) -> tuple[str, int] | None:
+def _current(held: Held, folded: str) -> tuple[str, int] | None:
     """Return who holds it today, with the one before; or that no one the table knows does, with the last."""
     now = sorted((t for t in held.terms if t.current), key=lambda t: (t.start is not None, t.start or 0))
     over = sorted((t for t in held.terms if t.ended), key=lambda t: t.end or t.start or 0)
@@ -350,7 +135,7 @@ def _current(held: _Held, folded: str) -> tuple[str, int] | None:
         r"\b(?:now|today|current|currently)\b", folded
     ):
         return f"{held.clause(last, now=False)}. [{last.number}]", last.number
-    verbs = _VERBS[held.predicate]
+    verbs = VERBS[held.predicate]
     return (
         f"Nothing the table knows says who {verbs[0]} {in_prose(held.name)} now; the last was "
         f"{last.holder}{f' ({last.span})' if last.span else ''}. [{last.number}]",
@@ -358,7 +143,7 @@ def _current(held: _Held, folded: str) -> tuple[str, int] | None:
     )
 
 
-def _all(held: _Held) -> tuple[str, int]:
+def _all(held: Held) -> tuple[str, int]:
     """Return everyone who held it, one after another; those canon gives no dates after, as such."""
     dated = [t for t in held.terms if t.start is not None or t.end is not None]
     first = dated[0]
@@ -376,23 +161,23 @@ def tenure_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     folded = _folded(question)
     if not re.match(r"^(?:who|whom|how\s+long)\b", folded):
         return None
-    found = _target(question, facts)
-    if found is None or not _asks(folded, found[0]):
+    found = target(question, facts)
+    if found is None or not asks(folded, found[0]):
         return None
     held = found[0]
     answer = _asked(folded, held, facts)
     return None if answer is None else held.opened(answer)
 
 
-def _asked(folded: str, held: _Held, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+def _asked(folded: str, held: Held, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to the form the question asks in: how long, before or after whom, in a year, first, all
     of them, or who holds it now."""
     if (long := _HOW_LONG.match(folded)) is not None:
-        who = _who(long["who"], held.terms, facts)
+        who = who_named(long["who"], held.terms, facts)
         return None if who is None else _how_long(held, who)
     neighbour = _NEIGHBOUR.search(folded) or _WHOSE.search(folded)
     if neighbour is not None:
-        who = _who(neighbour["who"], held.terms, facts)
+        who = who_named(neighbour["who"], held.terms, facts)
         return None if who is None else _neighbour(held, who, neighbour["dir"] in _SUCCEEDING)
     if (year := _YEAR.search(folded)) is not None:
         return _in_year(held, int(year["year"]))

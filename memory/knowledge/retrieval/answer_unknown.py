@@ -7,20 +7,65 @@ answer: quoted from passages for a question naming an entity canon holds, its se
 question asks besides the names, or it says the counterpart of a tie asked ("her real father is …" for "her real
 mum"). The answer is then "nothing known", in the question's own words (`answer_nothing.
 nothing_known`), word for word as of a name nobody wrote.
+
+`another_kind`: a question naming a thing by a qualifier and a noun ("the *aristocratic* lifestyle", "a *silver*
+key") is not answered by a sentence saying that noun with another qualifier before it ("a *modest* lifestyle",
+"the *iron* key") and the question's qualifier nowhere: it tells of another kind of the thing. A number or a
+little word before the noun ("one key", "your key") qualifies nothing.
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from itertools import pairwise
 
-from memory.knowledge.models import CanonFact
+from memory.fulltext import STOPWORDS
+from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.question import CHATTER, Question
 from memory.knowledge.retrieval.answer_qualified import other_sex
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 
-__all__ = ["beside_the_point", "named_in"]
+__all__ = ["another_kind", "beside_the_point", "named_in", "off_the_point"]
 
 _CITATION = re.compile(r"\s*\[\d+\]")
+#: Two words one after the other in a clause (no mark between them).
+_PAIR = re.compile(r"(?=\b([^\W\d_]+)\s+([^\W\d_]+)\b)")
+#: Words before a noun that count or point, never a kind: "one key", "each key", "any key".
+_NO_KIND = frozenset(
+    {
+        *(
+            "one",
+            "two",
+            "three",
+            "four",
+            "five",
+            "six",
+            "seven",
+            "eight",
+            "nine",
+            "ten",
+            "each",
+            "every",
+            "any",
+        ),
+        *(
+            "another",
+            "other",
+            "same",
+            "first",
+            "second",
+            "third",
+            "last",
+            "next",
+            "more",
+            "less",
+            "most",
+            "least",
+        ),
+    }
+)
 
 
 def named_in(question: str, facts: Sequence[CanonFact]) -> CanonFact | None:
@@ -45,3 +90,52 @@ def beside_the_point(question: str, facts: Sequence[CanonFact], answer: str) -> 
     said = set(fold_words(_CITATION.sub("", answer)))
     # "her real father is …" for "who is her real mum": the other tie, no answer
     return not any(has_word(said, w) for w in asked) or other_sex(fold_words(question), list(said))
+
+
+def _content(word: str) -> bool:
+    return len(word) > 2 and word not in STOPWORDS and word not in CHATTER and word not in _NO_KIND
+
+
+def another_kind(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> bool:
+    """Tell whether an answer quoted from passages tells of another kind of the thing the question names by a
+    qualifier and a noun: a sentence says the noun after another qualifier, and the question's qualifier is in
+    neither the sentences nor the passages quoted, their headings included (see the module docstring)."""
+    subject = set(question.subject)
+    typed = fold_words(question.expanded)
+    # "which beast haunts …": the word after "which" is the kind asked, not a qualifier.
+    start = 2 if typed[:1] in (["which"], ["what"]) else 0
+    pairs = [
+        (a, n)
+        for a, n in pairwise(typed[start:])
+        if a in subject and n in subject and _content(a) and _content(n) and a != n
+    ]
+    first = len(facts) + 1
+    quoted = [
+        results[c.number - first]
+        for c in answer.citations
+        if c.cited and 0 <= c.number - first < len(results)
+    ]
+    if not pairs or not quoted:
+        return False
+    text = _CITATION.sub("", answer.text)
+    said = set(fold_words(" ".join([text, *(" ".join([*r.heading_path, r.text]) for r in quoted)])))
+    for qualifier, noun in pairs:
+        if has_word(said, qualifier):
+            continue
+        for match in _PAIR.finditer(text):
+            other, named = match.group(1).casefold(), match.group(2).casefold()
+            if has_word({named}, noun) and _content(other) and not has_word(set(typed), other):
+                return True
+    return False
+
+
+def off_the_point(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
+) -> bool:
+    """Tell whether an answer quoted from passages says nothing the question asks of an entity canon holds
+    (`beside_the_point`) or tells of another kind of the thing asked (`another_kind`)."""
+    return beside_the_point(question.text, facts, answer.text) or another_kind(
+        question, facts, results, answer
+    )

@@ -30,8 +30,8 @@ __all__ = ["Hop", "kin_hop"]
 
 _ALL_KIN = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
 #: "Corin's mum", "the Reeds' son", and as the table types it without an apostrophe: "corins mum".
-_HOP = re.compile(rf"(?P<owner>[\w' -]+?)(?P<owns>'s|s'|')\s+(?P<word>{_ALL_KIN})\b")
-_BARE = re.compile(rf"(?P<owner>[\w' -]+?)(?P<owns>s)\s+(?P<word>{_ALL_KIN})\b")
+_HOP = re.compile(rf"(?P<owner>[\w' -]+?)(?P<owns>'s|s'|')\s+(?P<word>{_ALL_KIN})\b(?!-in-law)")
+_BARE = re.compile(rf"(?P<owner>[\w' -]+?)(?P<owns>s)\s+(?P<word>{_ALL_KIN})\b(?!-in-law)")
 #: What a tie's people are called when none is found, by the sex the word names (None: either).
 _NONE = {
     "parents": {"male": "a father", "female": "a mother", None: "a parent"},

@@ -59,11 +59,13 @@ _GROUP_OF = re.compile(
 )
 #: Kin words the relations above do not read: ties two steps out ("uncle"), and words as the table types them.
 _KIN = "|".join(sorted((w for w in KIN_WORDS if w not in _RELATIVES), key=len, reverse=True))
-_KIN_OWNED = re.compile(rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<word>{_KIN})\b")
+_KIN_OWNED = re.compile(
+    rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<word>{_KIN})\b(?!-in-law)"
+)  # not a brother-in-law
 _ALL_KIN = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
 #: Kin words read in a chain of possessives: "Tove's brother's wife", "Tove's mum's sister".
 _CHAIN = re.compile(
-    rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<chain>(?:(?:{_ALL_KIN})(?:'s|s')\s+)+(?:{_ALL_KIN}))\b"
+    rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<chain>(?:(?:{_ALL_KIN})(?:'s|s')\s+)+(?:{_ALL_KIN}))\b(?!-in-law)"
 )
 _ARTICLES = frozenset({"the", "a", "an"})
 _LONGEST = 5

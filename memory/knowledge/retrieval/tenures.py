@@ -99,6 +99,8 @@ async def tenure_holders(
             continue
         titled = await _titled(reader, entity.name, have)
         found += titled
+        if not titled and reader.ontology.is_a(entity.type, ("Faction", "Lineage")):
+            found += await _led_as(reader, entity.id, have)  # "Grand Master": the title its leader holds
         if titled or not reader.ontology.is_a(entity.type, ("Location",)):
             continue
         # A place no title names: ruled by whoever led the group seated there ("who ruled Fenholt in 420").
@@ -111,6 +113,31 @@ async def tenure_holders(
                     EntityMatch(entity_id=group.id, matched=group.name, window=group.name, score=_SCORE)
                 )
             found += await _titled(reader, group.name, have)
+    return found[:_MOST]
+
+
+async def _led_as(reader: CanonReader, group_id: int, have: set[int]) -> list[EntityMatch]:
+    """Return those canon says held, for a span, a title the group's leader holds ("Grand Master"), as matches
+    found by that title (the answer keeps the group's own members)."""
+    led = await reader.statements(predicates=["LEADS"], object_ids=[group_id], with_evidence=False)
+    leaders = [s.subject_id for s in led]
+    held = (
+        await reader.statements(predicates=[HELD_TITLE], subject_ids=leaders, with_evidence=False)
+        if leaders
+        else []
+    )
+    found: list[EntityMatch] = []
+    for title in dict.fromkeys(s.value or "" for s in held):
+        bare = " ".join(w for w in fold_words(title) if w not in _ARTICLES)
+        for statement in await facts_holding(reader, (HELD_TITLE,), [bare]) if bare else []:
+            said = statement.value or ""
+            if (
+                statement.subject_id in have
+                or " ".join(w for w in fold_words(said) if w not in _ARTICLES) != bare
+            ):
+                continue
+            have.add(statement.subject_id)
+            found.append(EntityMatch(entity_id=statement.subject_id, matched=said, window=said, score=_SCORE))
     return found[:_MOST]
 
 

@@ -147,6 +147,7 @@ QUESTIONS = [
     "who are Corm Tull's godchildren?",
     "who is Corm Tull's stepfather?",
     "how are Corm Tull and Hob Greave related?",
+    "who is Corm Tull's brother-in-law?",
     "who is Hob Greave?",
     "who is Wenna Tull?",
 ]
@@ -223,6 +224,7 @@ def test_the_gm_reads_the_truth_and_what_players_are_told(cli: CliRunner, tmp_pa
         "the Reed Count."
     ), gm
     assert gm["how are Corm Tull and Hob Greave related?"] == "Corm Tull is Hob Greave's brother-in-law.", gm
+    assert gm["who is Corm Tull's brother-in-law?"] == "Corm Tull's brother-in-law is Hob Greave.", gm
     ysolt = card(cli, CAMPAIGN, "Ysolt Dunmere", "--as", "gm", evidence=True)
     assert "[gm only] Ysolt Dunmere's cause of death: poisoned by her steward — from " in ysolt, ysolt
     assert "Players are told Ysolt Dunmere's cause of death: a winter fever — from " in ysolt, ysolt

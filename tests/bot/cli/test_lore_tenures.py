@@ -70,6 +70,20 @@ characters:
   - name: Cask Rennet
     titles: [{title: Reeve of the Marsh Gate, from: 440 RA}]
   - name: Old Fenna
+  - name: Mara Quell
+    sex: female
+    birthplace: Brindle Cross
+    faction: Order of the Ash
+    titles: [{title: Grand Master, from: 480 RA}]
+  - name: Old Pell
+    factions: [Order of the Ash]
+    titles: [{title: Grand Master, from: 440 RA, to: 480 RA}]
+  - name: Dunstan Vey
+    faction: Order of the Ash
+    titles: [{title: Grand Master, from: 420 RA, to: 440 RA, gm_only: true}]  # secret
+  - name: Sable Grey
+    faction: The Mire Brethren
+    titles: [{title: Grand Master, from: 400 RA}]
   - name: Osric Thane
     titles: [{title: Thane, from: 380 RA, to: 410 RA}]
   - name: Ebba Thane
@@ -90,6 +104,8 @@ factions:
       - {name: Pell Stonehand, from: 410 RA, to: 440 RA}
       - {name: Cask Rennet, from: 440 RA, to: 460 RA, gm_only: true}  # secret
       - {name: Wenna Corvel, from: 3 Greening, 460 RA}
+  - name: Order of the Ash
+    leader: Mara Quell
   - name: The Mire Brethren
     leaders: [Old Fenna, Cask Rennet]
 """,
@@ -219,6 +235,28 @@ def test_who_rules_a_place(cli: CliRunner, tmp_path: Path) -> None:
     }
 
 
+def test_a_leader_field_beside_a_title_held_for_a_span(cli: CliRunner, tmp_path: Path) -> None:
+    """Mara Quell leads the Order (its `leader:`) and is its Grand Master since 480: the Order's Grand Masters
+    before her are its leaders before her; Sable Grey, Grand Master of another group, never is."""
+    asked = [
+        "who led the Order of the Ash before Mara Quell?",
+        "who leads the Order of the Ash?",
+        "who led the Order of the Ash in 450?",
+        "how long has Mara Quell led the Order of the Ash?",
+        "who leads the Order of the Ash and where was she born?",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    pell = f"Old Pell led Order of the Ash (from year 440 to 480 {REED})"
+    mara = f"Mara Quell leads Order of the Ash (since year 480 {REED})"
+    assert said == {
+        asked[0]: f"Before Mara Quell, {pell}.",
+        asked[1]: f"{mara}; before, {pell}.",
+        asked[2]: f"In year 450, {pell}.",
+        asked[3]: f"Mara Quell has led Order of the Ash since year 480 {REED}.",
+        asked[4]: f"{mara}; before, {pell}. Mara Quell was born in Brindle Cross.",
+    }
+
+
 def test_a_place_no_title_names_is_ruled_by_whoever_led_the_group_seated_there(
     cli: CliRunner, tmp_path: Path
 ) -> None:
@@ -298,6 +336,7 @@ SECRET_ASKED = [
     "who had the Saltglass Lantern in 440?",
     "how long did Maud Corvel have the Saltglass Lantern?",
     "who ruled Fenholt in 450?",
+    "who led the Order of the Ash before Old Pell?",
 ]
 
 
@@ -312,8 +351,8 @@ def test_a_holder_kept_for_the_gm_reads_to_a_player_as_never_written(
     assert player == unsaid  # word for word, citations too: no gap where the GM's holder was
     for answer in player.values():
         assert "Hesk" not in answer and "Cask" not in answer and "430 to 455" not in answer, player
-        assert "Maud Corvel had" not in answer, player
-    assert player[SECRET_ASKED[-1]] == (
+        assert "Maud Corvel had" not in answer and "Dunstan" not in answer, player
+    assert player[SECRET_ASKED[-2]] == (
         "Fenholt is the seat of the Ashen Choir; nothing the table knows says who led the Ashen Choir in year 450. [2]"
     )
     gm = ask_world(cli, tmp_path, CAMPAIGN, SECRET_ASKED[:5], gm=True, citations=False)

@@ -360,6 +360,7 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
     # The roster's titles held for a span.
     offices = ["characters"]
     told = ["characters", "characters"]  # a public status beside the truth; ties that are not kin
+    spans = ["factions", "items"]  # a faction's leaders and an item's holders over time
     assert sorted(kinds) == sorted(
         [
             *VALID,
@@ -373,5 +374,6 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
             *house,
             *offices,
             *told,
+            *spans,
         ]
     )

@@ -136,3 +136,26 @@ def test_an_outcome_told_needs_its_truth() -> None:
     )
     event = told.entries[0]
     assert event.attributes["outcome_public"] == "The garrison held." and "outcome" in event.gm_only
+
+
+def test_a_family_tree_s_member_writes_them_as_a_character_does() -> None:
+    loaded = load_lore_file(
+        "lineage: House Tull\nmembers:\n"
+        "  - name: Corm Tull\n"
+        "  - name: Wenna Tull\n"
+        "    born: 1200\n"
+        "    adoptive_parents: [{name: Corm Tull, adopted: 1205}]\n"
+        "  - name: Aud Tull\n"
+        "    died: 1210\n"
+        "    cause_of_death: drowned by her brother\n"
+        "    public_cause_of_death: lost in the Mere\n"
+        "    killed_by: Corm Tull\n",
+        "tulls.yaml",
+    )
+    assert not loaded.problems, loaded.problems
+    aud = next(e for e in loaded.entries if e.name == "Aud Tull")
+    assert aud.attributes["cause_of_death_public"] == "lost in the Mere" and "cause_of_death" in aud.gm_only
+    said = {(r.type, r.source_id, r.target_id) for r in loaded.relations}
+    assert ("ADOPTIVE_PARENT_OF", "corm_tull", "wenna_tull") in said
+    assert ("KILLED", "corm_tull", "aud_tull") in said
+    assert ("PARENT_OF", "corm_tull", "wenna_tull") not in said

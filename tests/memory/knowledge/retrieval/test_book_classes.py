@@ -86,6 +86,9 @@ async def test_a_question_about_a_named_thing_is_answered_led_by_its_title(
     assert (await said("tell me about dread")).startswith("Every investigator carries Dread")
     # A yes or no question leads with its verdict, not the title.
     assert not (await said("does suppression last until the next dawn?")).startswith("Suppression:")
+    # A question asking who, where or when asks a person, a place or a time: no title leads its answer.
+    assert not (await said("who may use suppression?")).startswith("Suppression:")
+    assert not (await said("when does suppression end?")).startswith("Suppression:")
 
 
 # The vigil's rule: amounts printed in figures, as books print any number past twelve.
