@@ -65,6 +65,8 @@ SYNONYMS: Mapping[str, tuple[str, ...]] = {
 
 _TAIL = re.compile(r"\s+(?:of|to|in|with|at|from|by|for)$")
 _LEAD = re.compile(r"^(?:is|are|was|were)\s+(?:(?:an?|the)\s+)?")
+#: Small words that join the parts of a hyphenated word ("in" of "parent-in-law"): typed alone, they are not it.
+_JOINING = frozenset({"in", "of", "to", "at", "on", "and", "the", "a"})
 
 
 def relation_phrase(predicate: str) -> str:
@@ -88,9 +90,25 @@ def _core(text: str) -> str:
     return _LEAD.sub("", _fold(text))
 
 
+def _word_starts(spelling: str, *, one_word: bool) -> list[str]:
+    """Return a spelling's words from each place a word starts there, its first word's place first.
+
+    The parts of a hyphenated word start words too ("law" of "parent-in-law"), but a small joining word inside
+    one ("in" of "in-law") does not when `one_word` is typed: the word "in" is not the "in" of "in-law".
+    """
+    words: list[tuple[str, bool]] = []
+    for token in _LEAD.sub("", " ".join(spelling.replace("_", " ").casefold().split())).split():
+        parts = [p for p in token.split("-") if p]
+        words += [(p, one_word and 0 < j < len(parts) - 1 and p in _JOINING) for j, p in enumerate(parts)]
+    return [" ".join(w for w, _ in words[i:]) for i, (_, inner) in enumerate(words) if not inner]
+
+
 def _spellings(predicate: str) -> list[str]:
-    """Return every way of saying a relation, its phrase first."""
-    return [_fold(relation_phrase(predicate)), _fold(relation_words(predicate)), *SYNONYMS.get(predicate, ())]
+    """Return every way of saying a relation, its phrase first (hyphenated words kept as the phrase has them)."""
+    phrase, words = relation_phrase(predicate), relation_words(predicate)
+    for compound in re.findall(r"[^\W_]+(?:-[^\W_]+)+", phrase):  # "parent in law of" as "parent-in-law of"
+        words = words.replace(compound.replace("-", " "), compound)
+    return [phrase, words, *SYNONYMS.get(predicate, ())]
 
 
 def find_relation(text: str, known: Iterable[str]) -> str | None:
@@ -116,7 +134,8 @@ def matching_relations(
 
     The words typed rank first: a relation whose phrase starts with them, then one a synonym of which does, then
     one whose phrase, then a synonym, has a later word starting with them ("in" finds "lives in"); letters
-    inside a word ("li" of "sibling") are no match. Among equals, those `prefer` says fit the entities involved come first, then the order given.
+    inside a word ("li" of "sibling") are no match, nor is the small word inside a hyphenated one ("in" of
+    "parent-in-law"). Among equals, those `prefer` says fit the entities involved come first, then the order given.
     """
     keys = list(known)
     core = _core(typed)
@@ -126,10 +145,10 @@ def matching_relations(
             return 0
         ranks = []
         for i, spelling in enumerate(_spellings(key)):
-            said = _core(spelling)
-            if said.startswith(core):
+            starts = _word_starts(spelling, one_word=" " not in core)
+            if starts and starts[0].startswith(core):
                 ranks.append(0 if i < 2 else 1)
-            elif f" {core}" in f" {said}":
+            elif any(later.startswith(core) for later in starts[1:]):
                 ranks.append(2 if i < 2 else 3)
         return min(ranks, default=None)
 

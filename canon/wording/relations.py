@@ -86,6 +86,13 @@ _BY_SEX: Mapping[str, tuple[str, str, str]] = {
     "PARENT_IN_LAW_OF": ("father-in-law", "mother-in-law", "parent-in-law"),
     "SIBLING_IN_LAW_OF": ("brother-in-law", "sister-in-law", "sibling-in-law"),
 }
+
+
+def kin_words(predicate: str) -> tuple[str, str, str]:
+    """Return the words `{parent}` reads in a relation's sentence: for a man, a woman, and when the sex is unsaid."""
+    return _BY_SEX.get(predicate.upper(), ("father", "mother", "parent"))
+
+
 _CONSTANT = re.compile(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b|\b[A-Z]{3,}\b")
 
 
@@ -172,7 +179,7 @@ def relation_sentence(
         joined = f"is {words}" if re.search(r" (of|to|with|from|for|by)$", words) else words
         return f"{subject} {joined} {target}"
     sex = (subject_sex or "").strip().lower()
-    male, female, either = _BY_SEX.get(upper, ("father", "mother", "parent"))
+    male, female, either = kin_words(upper)
     parent = male if sex in MALE else female if sex in FEMALE else either
     if names_many(subject):  # "The Bellwardens have the Tolling Bells", "The Tolling Bells are in Harl"
         phrase = re.sub(

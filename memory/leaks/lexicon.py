@@ -12,7 +12,7 @@ import functools
 import re
 from collections.abc import Iterable
 
-from canon.wording.relations import PHRASES
+from canon.wording.relations import PHRASES, kin_words
 from memory.leaks.normalize import fold_word
 
 __all__ = ["RELATION_WORDS", "STATE_WORDS", "cue_phrases", "state_adjectives", "wording_phrases"]
@@ -54,6 +54,10 @@ RELATION_WORDS: dict[str, str] = {
     "parent_of": "parent father mother sire son daughter child fathered mothered bore",
     "spouse_of": "spouse married wed wedded husband wife",
     "sibling_of": "sibling brother sister twin",
+    "step_parent_of": "stepparent stepfather stepmother stepchild stepson stepdaughter",
+    "godparent_of": "godparent godfather godmother godchild godson goddaughter",
+    "parent_in_law_of": "parent-in-law father-in-law mother-in-law child-in-law son-in-law daughter-in-law",
+    "sibling_in_law_of": "sibling-in-law brother-in-law sister-in-law",
     "ally_of": "ally allied allies friend sides|with works|with serves",
     "enemy_of": "enemy enemies foe hates rival against plots|against betrayed",
     "member_of": "member belongs sworn serves joined agent one|of in|league allegiance loyal",
@@ -74,21 +78,22 @@ RELATION_WORDS: dict[str, str] = {
 def wording_phrases(predicate: str) -> list[str]:
     """Return the words a card says a relation in (`canon.wording`'s sentence for it, names left out).
 
-    "{s} took place at {o}" gives "took place at"; "{s} is {o}'s {parent}" gives "parent" (the table above has
-    father and mother). A relation is matched by these as well as by its synonyms, so a change of the card's
-    wording cannot leave the guard behind.
+    "{s} took place at {o}" gives "took place at"; "{s} is {o}'s {parent}" gives the kin word for a man, a woman
+    and either ("father", "mother", "parent"; "father-in-law", "mother-in-law", "parent-in-law"). A relation is
+    matched by these as well as by its synonyms, so a change of the card's wording cannot leave the guard behind.
     """
     template = PHRASES.get(predicate.upper())
     if template is None:
         return []
     found = []
-    for part in re.split(r"\{[so]\}", template.replace("{parent}", "parent")):
-        words = part.replace("'s", " ").split()
-        while words and words[0].lower() in _LEADING:
-            words = words[1:]
-        if words:
-            found.append(" ".join(words))
-    return found
+    for kin in kin_words(predicate) if "{parent}" in template else ("",):
+        for part in re.split(r"\{[so]\}", template.replace("{parent}", kin)):
+            words = part.replace("'s", " ").split()
+            while words and words[0].lower() in _LEADING:
+                words = words[1:]
+            if words:
+                found.append(" ".join(words))
+    return list(dict.fromkeys(found))
 
 
 @functools.cache

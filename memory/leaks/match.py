@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -99,6 +100,24 @@ def _phrase(text: str) -> Phrase:
     return tuple(tokens(text))
 
 
+def _forms(text: str) -> list[Phrase]:
+    """Return a phrase's word runs: a hyphenated word reads as one word ("parent-in-law") and spaced apart."""
+    forms = [_phrase(text)]
+    if any(h in text for h in "-\u2010\u2011"):
+        forms.append(_phrase(re.sub("[-\u2010\u2011]", " ", text)))
+    return [f for f in forms if f]
+
+
+def _joined(words: Sequence[str]) -> tuple[Phrase, ...]:
+    """Return a predicate's words run together as a hyphenated word reads ("step parent of" as "step-parent")."""
+    core = list(words)
+    while core and core[-1] in STOP:
+        core.pop()
+    while core and core[0] in STOP:
+        core.pop(0)
+    return (("".join(core),),) if len(core) > 1 else ()
+
+
 def _name_forms(names: Iterable[str]) -> tuple[Phrase, ...]:
     """Return the word runs that name an entity: each name without its article, and run together."""
     forms: list[Phrase] = []
@@ -133,8 +152,7 @@ def _cue_group(words: Iterable[str], table: str) -> tuple[Phrase, ...]:
 
 @functools.lru_cache(maxsize=4096)
 def _cue_group_of(words: tuple[str, ...], table: str) -> tuple[Phrase, ...]:
-    phrases = (_phrase(p) for p in cue_phrases(words, _TABLES[table]))
-    return tuple(dict.fromkeys(p for p in phrases if p))
+    return tuple(dict.fromkeys(f for p in cue_phrases(words, _TABLES[table]) for f in _forms(p)))
 
 
 def _text_claims(secret: Secret) -> list[CompiledSecret]:
@@ -169,10 +187,16 @@ def compile_secret(secret: Secret) -> tuple[CompiledSecret, ...]:
         cues.append(_cue_group([raw, *_content(value)], "state"))
     elif secret.kind == SecretKind.RELATION:
         key = (secret.predicate or "").lower()
-        group = _cue_group(predicate_words, "none")
+        # "parent" and "law" are no cue of their own where the card says them in one word ("parent-in-law").
+        said = wording_phrases(key)
+        parts = {p for w in said if "-" in w for p in tokens(w.replace("-", " "))}.difference(
+            p for w in said for p in tokens(w)
+        )
+        group = _cue_group([w for w in predicate_words if w not in parts or w in STOP], "none")
+        joined = _joined(tokens(key.replace("_", " ")))
         extra = _cue_group([key], "relation")[1:]
-        worded = tuple(p for p in (_phrase(w) for w in wording_phrases(key)) if p)
-        cues.append(tuple(dict.fromkeys((*group, *extra, *worded))))
+        worded = tuple(f for w in said for f in _forms(w))
+        cues.append(tuple(dict.fromkeys((*group, *joined, *extra, *worded))))
     elif secret.kind == SecretKind.FACT:
         words = _content(value)
         if not words or set(words) <= TRUTHY:

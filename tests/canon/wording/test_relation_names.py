@@ -91,6 +91,20 @@ def test_the_words_typed_rank_first_then_the_relations_that_fit() -> None:
     assert matching_relations("in", KNOWN, lambda key: key == "LIVES_IN")[:2] == ["LOCATED_IN", "INHABITS"]
 
 
+def test_the_small_word_inside_a_hyphenated_relation_is_not_the_word_typed() -> None:
+    in_law = {"PARENT_IN_LAW_OF", "SIBLING_IN_LAW_OF"}
+    # "in" typed is the word "in" ("lives in"), not the "in" of "parent-in-law".
+    assert in_law.isdisjoint(matching_relations("in", KNOWN))
+    assert in_law.isdisjoint(matching_relations("IN ", KNOWN))
+    # The hyphenated word is found by its start, its later parts and itself, with or without its hyphens.
+    for typed in ("law", "La", "in-law", "in law", "in-l", "parent-in-law", "parent in law"):
+        assert in_law & set(matching_relations(typed, KNOWN)), typed
+    assert "PARENT_IN_LAW_OF" in matching_relations("parent", KNOWN)
+    assert matching_relations("sibling-in", KNOWN) == ["SIBLING_IN_LAW_OF"]
+    assert matching_relations("step", KNOWN) == ["STEP_PARENT_OF"]
+    assert "STEP_PARENT_OF" in matching_relations("parent", KNOWN)  # "parent" of "step-parent"
+
+
 def test_a_name_of_many_has_its_plural_verb_and_a_surname_does_not() -> None:
     assert relation_sentence("POSSESSES", "The Bellwardens", "The Tolling Bells") == (
         "The Bellwardens have the Tolling Bells"

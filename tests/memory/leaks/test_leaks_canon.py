@@ -102,6 +102,33 @@ def test_a_hidden_relation_as_the_card_says_it_is_caught_by_its_meaning(predicat
     _caught_by_meaning(hidden, statement_words(hidden, PLAIN, Viewer.GM, evidence=False))
 
 
+@pytest.mark.parametrize(
+    ("predicate", "sentence"),
+    [
+        ("PARENT_IN_LAW_OF", "Ysolde Marrow is Corvan Greaves' mother-in-law."),
+        ("PARENT_IN_LAW_OF", "Ysolde Marrow is the mother in law of Corvan Greaves."),
+        ("PARENT_IN_LAW_OF", "Corvan Greaves is Ysolde Marrow's son-in-law."),
+        ("SIBLING_IN_LAW_OF", "Ysolde Marrow is Corvan Greaves' sister-in-law."),
+        ("STEP_PARENT_OF", "Ysolde Marrow is Corvan Greaves' stepmother."),
+        ("STEP_PARENT_OF", "Ysolde Marrow is Corvan Greaves' step-mother."),
+        ("STEP_PARENT_OF", "Corvan Greaves is Ysolde Marrow's stepson."),
+        ("GODPARENT_OF", "Ysolde Marrow is Corvan Greaves' god-mother."),
+        ("GODPARENT_OF", "Corvan Greaves is Ysolde Marrow's godchild."),
+    ],
+)
+def test_a_hidden_tie_of_rite_or_marriage_is_caught_in_its_other_words(predicate: str, sentence: str) -> None:
+    _caught_by_meaning(view(StatementKind.RELATION, predicate, obj=OTHER), sentence)
+
+
+def test_the_law_or_a_step_is_not_a_tie_of_marriage() -> None:
+    (secret,) = card_secrets(card(view(StatementKind.RELATION, "PARENT_IN_LAW_OF", obj=OTHER)))
+    (claim,) = compile_secret(secret)
+    assert ("iaw",) not in claim.cues[0] and ("parentiniaw",) in claim.cues[0]
+    assert not reveals(
+        claim, Text("Ysolde Marrow took a step toward Corvan Greaves, in the name of the law.")
+    )
+
+
 @pytest.mark.parametrize("state", STATES)
 def test_a_hidden_state_as_the_card_says_it_is_caught_by_its_meaning(state: str) -> None:
     hidden = view(StatementKind.STATE, "state", value=state)
