@@ -4,9 +4,9 @@ A book's sentences speak of their entry as "it", "this spell", "they" or not at 
 plane of force"): under its heading that is clear, quoted alone it is not. So a question that asks no field and
 no yes or no ("how does arcane sword work", "tell me about the staff of fire", "how long do dwarves live") and
 names the title of the passage quoted first (`answer_first.title_words`) is answered led by that title
-("Arcane Sword: You create …"), unless the answer already says it. A question asking who, where or when ("who
-knows about the queen's illness") asks a person, a place or a time, not the thing as a whole: its answer is left
-as it is. A question describing its subject is
+("Arcane Sword: You create …"), unless the answer already says it. A question asking who, where, when or why ("who
+knows about the queen's illness", "why did the king close the mint") asks a person, a place, a time or a reason,
+not the thing as a whole: its answer is left as it is. A question describing its subject is
 `answer_described.named_subject`'s; a yes or no answer leads with its verdict.
 
 A passage whose body is a list of rules (a condition's effects, a feature's steps, a hazard's stages) is said by
@@ -31,8 +31,8 @@ from memory.knowledge.retrieval.answer_words import asked_words, fold_words
 
 __all__ = ["listed", "titled"]
 
-#: Questions asking a person, a place or a time rather than about the thing they name.
-_ASKS_OTHER = re.compile(r"^\W*(?:who|whom|whose|where|when)\b", re.IGNORECASE)
+#: Questions asking a person, a place, a time or a reason rather than about the thing they name.
+_ASKS_OTHER = re.compile(r"^\W*(?:who|whom|whose|where|when|why)\b", re.IGNORECASE)
 
 #: The most items of a list of rules quoted for a question about the thing as a whole.
 LISTED = 3

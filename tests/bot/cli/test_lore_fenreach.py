@@ -148,7 +148,7 @@ def _card(cli: CliRunner, name: str, campaign: str, *, gm: bool = False) -> str:
     worlds' files differ there)."""
     result = cli.invoke(app, ["canon", "entity", name, "-c", campaign, *(["--as", "gm"] if gm else [])])
     assert result.exit_code == 0, result.output
-    return re.sub(r"\((?:absent|fenreach)/\w+\.yaml, line \d+\)", "(the file)", result.output)
+    return re.sub(r"from (?:absent|fenreach)/\w+\.yaml, line \d+", "from the file", result.output)
 
 
 def test_gm_only_fields_read_to_a_player_as_if_never_written(cli: CliRunner, tmp_path: Path) -> None:

@@ -43,7 +43,7 @@ def card(cli: CliRunner, name: str, *, gm: bool = False, campaign: str = CAMPAIG
     """Return an entity's card as the command line prints it, its evidence's file and line left out."""
     result = cli.invoke(app, ["canon", "entity", name, "-c", campaign, *(["--as", "gm"] if gm else [])])
     assert result.exit_code == 0, result.output
-    return re.sub(r"\((?:absent|sarrane)/\w+\.yaml, line \d+\)", "(the file)", result.output)
+    return re.sub(r"from (?:absent|sarrane)/\w+\.yaml, line \d+", "from the file", result.output)
 
 
 def _without_secrets(tmp_path: Path) -> Path:
