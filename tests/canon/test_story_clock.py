@@ -31,7 +31,9 @@ def test_a_shift_moves_the_date_on_the_calendar(shift: str, expected: str) -> No
 
 
 def test_a_shift_follows_the_calendars_own_months() -> None:
-    ten = calendar_from({"months_per_year": 10, "days_per_month": 36}, {"2nd_age": ("Second Age", None, None)})
+    ten = calendar_from(
+        {"months_per_year": 10, "days_per_month": 36}, {"2nd_age": ("Second Age", None, None)}
+    )
     assert str(scene_time("+7 days", parse_date("2nd_age.5.10.30"), ten)) == "2nd_age.year_6.month_1.day_1"
 
 
