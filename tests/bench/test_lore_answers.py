@@ -10,7 +10,6 @@ import pytest
 from bench.lore_answers import OUTSIDER, Tally, dev_question, outsider_questions
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 
-
 HASHED = ("outsider_h", "outsider_i", "outsider_j", "outsider_k")
 
 
