@@ -85,6 +85,9 @@ The crew's morale is noted on the ship's sheet. A crew's morale equals 10 + the 
             "Yes",
         ),
         ("do ghosts cross running water", "Ghosts cross water freely unless it is running water.", "No"),
+        # "Only" of a manner, or of a condition the question does not offer an alternative to: no verdict.
+        ("can a dazed sailor talk", "A dazed sailor can speak only in whispers.", None),
+        ("can I sail at night", "You can sail only when the moon is up.", None),
         # The exception's head word must be said: "with a knife" is not "with a tar knife ... " alone.
         ("can I scrape rot with my spoon and a knife", "Rot can be scraped out only with tar.", "No"),
         # No limit: not this module's.
