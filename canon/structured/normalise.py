@@ -23,6 +23,7 @@ from canon.structured.records import (
     LifeEvent,
     LoreEntry,
     LoreRelation,
+    LoreProblem,
     RosterPlayer,
     UnresolvedReference,
     from_values,
@@ -83,6 +84,8 @@ class Normaliser:
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
+        #: What a player could read that the file's public story tells otherwise (`kinds.leaks`): warnings.
+        self.warnings: list[LoreProblem] = []
         self.ties: list[LoreRelation] = []  # edges a text field makes when that entity exists (`tie`)
         self.calendar = EraCalendar()
         self.reference_checks: list[_Check] = []
