@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from canon.structured.records import LoreProblem
 from canon.structured.schemas import LoreModel
 from canon.structured.tree import Map, Scalar
+from canon.visibility import entity_hidden
 from canon.wording.counts import listed
 
 if TYPE_CHECKING:
@@ -31,7 +32,7 @@ def warn_told_truths(
     n: Normaliser, entry: LoreModel, loc: Loc, hidden: tuple[str, ...], *, visibility: str | None
 ) -> None:
     """Warn at each public field of `entry` that gives away a truth its public story tells otherwise."""
-    if visibility == "gm_only":
+    if visibility is not None and entity_hidden(visibility):
         return  # players never read the entry
     name = str(getattr(entry, "name", "") or getattr(entry, "id", ""))
     found = [
