@@ -27,9 +27,7 @@ async def with_unchanged_warnings(
         return report
     given = [(name, data) for name, data in files if name in same]
     calendar = await calendar_of()
-    loaded = await asyncio.to_thread(
-        load_files, given, calendar=calendar, hidden=hidden, max_bytes=max_bytes
-    )
+    loaded = await asyncio.to_thread(load_files, given, calendar=calendar, hidden=hidden, max_bytes=max_bytes)
     found = file_warnings(f for f in loaded if f.result is not None and f.result.ok)
     if not found:
         return report

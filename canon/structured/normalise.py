@@ -22,8 +22,8 @@ from canon.calendar import EraCalendar, WorldDate
 from canon.structured.records import (
     LifeEvent,
     LoreEntry,
-    LoreRelation,
     LoreProblem,
+    LoreRelation,
     RosterPlayer,
     UnresolvedReference,
     from_values,

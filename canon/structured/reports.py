@@ -205,7 +205,9 @@ class IngestReport(BaseModel):
             return "\n".join(lines)
         kinds = listed(kinds_in_words(self.counts)) or "no entries"
         if self.status == "unchanged":
-            return "\n".join([f"{names}: unchanged ({kinds}); nothing new was written.", *self.warning_lines()])
+            return "\n".join(
+                [f"{names}: unchanged ({kinds}); nothing new was written.", *self.warning_lines()]
+            )
         again = [f.file for f in self.files if f.status != "created"]
         if again:
             same = [f.file for f in self.files if f.status == "unchanged"]

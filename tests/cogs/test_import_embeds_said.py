@@ -15,7 +15,9 @@ def _yaml_report(status: str, warnings: tuple[IngestWarning, ...] = ()) -> Inges
     return IngestReport(
         campaign_id=1,
         status=status,  # type: ignore[arg-type]
-        files=(FileReport(file="folk.yaml", kind="characters", status="created", content_hash="f", entries=2),),
+        files=(
+            FileReport(file="folk.yaml", kind="characters", status="created", content_hash="f", entries=2),
+        ),
         counts={"NPC": 2},
         entities=ChangeCounts(created=2),
         warnings=warnings,

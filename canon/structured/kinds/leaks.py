@@ -52,7 +52,7 @@ def warn_told_truths(
                 line=line,
                 column=column,
                 message=(
-                    f"Players are told {story}, but {name}'s \"{field}\" is public: they read {shown}. "
+                    f'Players are told {story}, but {name}\'s "{field}" is public: they read {shown}. '
                     f"To keep it yours, write `gm_only: [{fix}]` on {name}."
                 ),
             )

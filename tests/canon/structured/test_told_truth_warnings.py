@@ -38,7 +38,10 @@ def test_the_killer_kept_for_the_gm_is_no_warning() -> None:
         "    cause_of_death: a knife\n"
         "    public_cause_of_death: the flood\n"
     )
-    assert _warnings(base + "    killed_by: Tamsin Reed\n    gm_only: [killed_by]\n  - name: Tamsin Reed\n") == []
+    assert (
+        _warnings(base + "    killed_by: Tamsin Reed\n    gm_only: [killed_by]\n  - name: Tamsin Reed\n")
+        == []
+    )
     hidden = base.replace("  - name: Orla Fenn\n", "  - name: Orla Fenn\n    visibility: gm_only\n")
     assert _warnings(hidden + "    killed_by: Tamsin Reed\n  - name: Tamsin Reed\n") == []
 
