@@ -49,6 +49,12 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   comparisons, two-part questions, things described without their names, typos, abbreviations); split by the same
   hash as the halves before any answer was read: `outsider_h` (66, 51 answerable) is tuning material, `outsider_i`
   (54, 39 answerable) is untouched like B, E and F: its misses are never printed.
+- `outsider_j` and `outsider_k`: 120 more (90 answerable, 30 unanswerable), written by a seventh outsider who read
+  only the corpus, over all sixteen files, a third as a new player describing what they mean without the game's
+  terms, a third as a veteran typing terse lookups with abbreviations and typos, a third as a GM mid-session
+  (context first, yes/no rules, comparisons, two-step questions, numbers in words); split by the same hash before
+  any answer was read: `outsider_j` (65, 48 answerable) and `outsider_k` (55, 42 answerable) are both untouched
+  until their first measure is on record; then `outsider_j` becomes tuning material, `outsider_k` stays untouched.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -94,8 +100,19 @@ OUTSIDER = {
     "outsider_g": Path(__file__).resolve().parent / "data" / "lore_outsider_g.jsonl",
     "outsider_h": Path(__file__).resolve().parent / "data" / "lore_outsider_h.jsonl",
     "outsider_i": Path(__file__).resolve().parent / "data" / "lore_outsider_i.jsonl",
+    "outsider_j": Path(__file__).resolve().parent / "data" / "lore_outsider_j.jsonl",
+    "outsider_k": Path(__file__).resolve().parent / "data" / "lore_outsider_k.jsonl",
 }
-UNTOUCHED = ("untouched", "outsider_b", "outsider_e", "outsider_f", "outsider_i", "srd_dev_untouched")
+UNTOUCHED = (
+    "untouched",
+    "outsider_b",
+    "outsider_e",
+    "outsider_f",
+    "outsider_i",
+    "outsider_j",
+    "outsider_k",
+    "srd_dev_untouched",
+)
 
 
 def percentile(values: Sequence[float], share: float) -> float:
@@ -241,7 +258,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
-        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i",
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i, outsider_j, outsider_k",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

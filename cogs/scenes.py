@@ -62,10 +62,11 @@ class SceneCommands(commands.Cog):
         guild = guild_of(interaction)
         campaign = await campaign_here(interaction)
         calendars = self.bot.services.calendars
-        calendar = await calendars.calendar(campaign, Viewer.GM) if date else None  # the GM types any era's
-        world_date, world_key = (
-            date_and_key(scene_time(date, None, calendar=calendar)) if date else (None, None)
-        )
+        world_date: str | None = None
+        world_key: int | None = None
+        if date:
+            calendar = await calendars.calendar(campaign, Viewer.GM)  # the GM types any era's
+            world_date, world_key = date_and_key(scene_time(date, None, calendar))
         scene = await self.scenes.start_scene(
             campaign_id=campaign.id,
             guild_id=guild.id,
@@ -96,7 +97,7 @@ class SceneCommands(commands.Cog):
         guild_of(interaction)
         campaign = await campaign_here(interaction)
         calendar = await self.bot.services.calendars.calendar(campaign, Viewer.GM)
-        scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar=calendar)
+        scene = await self.scenes.set_time(interaction.channel_id or 0, when, calendar)
         # Posted in the channel: the date as players read it (one in a GM-only era is none).
         text = embeds.scene_time_text(scene, (await self.bot.services.calendars.calendar(campaign)).words())
         await interaction.response.send_message(text, allowed_mentions=NONE)

@@ -6,7 +6,6 @@ What a scene and its turns are, and the reads of them, are `memory.scenes`.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
@@ -152,12 +151,10 @@ class SceneService:
         self,
         channel_id: int,
         when: str,
-        eras: Mapping[str, str] | None = None,
-        *,
-        calendar: CampaignCalendar | None = None,
+        calendar: CampaignCalendar,
     ) -> Scene:
-        """Move the in-world date of the channel's running scene to a date (on the campaign's `eras`, names by
-        key) or by a shift (`+3 days`); facts proposed from now on take it."""
+        """Move the in-world date of the channel's running scene to a date on the campaign's `calendar`, as the
+        table types it, or by a shift (`+3 days`); facts proposed from now on take it."""
 
         async def work(session: AsyncSession) -> Scene:
             row = await open_scene_in_channel(session, channel_id)
@@ -166,7 +163,7 @@ class SceneService:
                     "There is no running scene in this channel. A GM can start one with `/scene start`."
                 )
             current = parse_date(row.world_date) if row.world_date else None
-            moved = scene_time(when, current, eras=eras, calendar=calendar)
+            moved = scene_time(when, current, calendar)
             row.world_date, row.world_key = date_and_key(moved)
             await session.flush()
             return scene_from_row(row)

@@ -9,6 +9,7 @@ hidden sources are only printed on request (and then marked).
 
 from __future__ import annotations
 
+import contextlib
 import gc
 import json
 import sys
@@ -29,6 +30,7 @@ from bot.cli.common import (
     take_paused_collector,
     with_services,
 )
+from bot.cli.kept_patterns import kept_patterns
 from bot.cli.lore_index import reindex
 from bot.cli.lore_ingest import ingest
 from canon.errors import GameError
@@ -148,8 +150,12 @@ def _answer_all(settings: Any, work: Any, *, one_question: bool, collecting: boo
         gc.disable()
     elif collecting:
         gc.enable()
+    # The process ends with the question: its regular expressions are built from the instructions kept by the
+    # last one (`bot.cli.kept_patterns`).
+    keeping = one_question and command_ends_process()
     try:
-        run_async(lambda: with_lore_reader(settings, work, one_shot=one_question))
+        with kept_patterns(settings.data_dir) if keeping else contextlib.nullcontext():
+            run_async(lambda: with_lore_reader(settings, work, one_shot=one_question))
     finally:
         if one_question and command_ends_process():
             # The interpreter's last collection at exit would walk every object the imports made (about 0.1 s

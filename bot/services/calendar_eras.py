@@ -21,7 +21,9 @@ import yaml
 __all__ = ["calendar_block", "calendar_eras", "folded_name"]
 
 #: The keys of a calendar's era that a timeline's era takes as they are.
-_ERA_KEYS = ("name", "abbreviation", "start", "end", "visibility")
+_ERA_KEYS = ("name", "abbreviation", "start", "end", "parent_era", "description", "visibility")
+#: The keys of a calendar's era that are canon's, not the calendar's: the era `calendar_eras` imports says them.
+_CANON_KEYS = ("visibility", "parent_era", "description")
 
 
 def folded_name(name: str) -> str:
@@ -30,15 +32,17 @@ def folded_name(name: str) -> str:
 
 
 def calendar_block(text: str) -> str:
-    """Return a calendar file's text as the calendar block takes it: without `kind: calendar`, and without the
-    eras' `visibility` (who may see an era is canon's, written by the era `calendar_eras` imports)."""
+    """Return a calendar file's text as the calendar block takes it: without `kind: calendar`, and without what
+    of its eras is canon's (who may see one, its parent era, its description: the era `calendar_eras` imports
+    says them)."""
     lines = [line for line in text.splitlines() if line.strip().casefold() != "kind: calendar"]
-    if "visibility" not in text:
+    if not any(key in text for key in _CANON_KEYS):
         return "\n".join(lines)
     data = yaml.safe_load("\n".join(lines))
     for era in data.get("eras") or () if isinstance(data, dict) else ():
         if isinstance(era, dict):
-            era.pop("visibility", None)
+            for key in _CANON_KEYS:
+                era.pop(key, None)
     return str(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
 
 

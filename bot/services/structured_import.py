@@ -34,6 +34,7 @@ from typing import Any
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.roster_players import ServerMembers, link_players, roster_problems
+from bot.services.unchanged_warnings import with_unchanged_warnings
 from canon import offload
 from canon.campaign_calendar import CampaignCalendar
 from canon.campaigns import Campaign, lineage
@@ -202,10 +203,16 @@ class StructuredImportService:
         collecting = gc.isenabled()
         gc.disable()
         try:
-            return await self._import(campaign, files, actor, hidden, replace, members)
+            report = await self._import(campaign, files, actor, hidden, replace, members)
         finally:
             if collecting:
                 gc.enable()
+
+        async def calendar() -> CampaignCalendar:
+            async with self.db.session() as session:
+                return await _calendar(session, campaign.id, self._ontology(campaign))
+
+        return await with_unchanged_warnings(report, files, calendar, hidden=hidden, max_bytes=self.max_bytes)
 
     async def _import(
         self,

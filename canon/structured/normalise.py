@@ -22,6 +22,7 @@ from canon.calendar import EraCalendar, WorldDate
 from canon.structured.records import (
     LifeEvent,
     LoreEntry,
+    LoreProblem,
     LoreRelation,
     RosterPlayer,
     UnresolvedReference,
@@ -83,6 +84,8 @@ class Normaliser:
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
+        #: What a player could read that the file's public story tells otherwise (`kinds.leaks`): warnings.
+        self.warnings: list[LoreProblem] = []
         self.ties: list[LoreRelation] = []  # edges a text field makes when that entity exists (`tie`)
         self.calendar = EraCalendar()
         self.reference_checks: list[_Check] = []

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from canon.calendar import CalendarRules, parse_date
+from canon.calendar import parse_date
+from canon.campaign_calendar import calendar_from
 from canon.errors import InvalidInput
 from canon.proposals import EventContent, FactContent, Ref, RelationshipContent, dated_by_scene
 from canon.story_clock import date_and_key, scene_time
 
 DAY = parse_date("3rd_age.300.12.30")
+PLAIN = calendar_from(None, {"3rd_age": ("Third Age", None, None)})
 
 
 @pytest.mark.parametrize(
@@ -21,34 +23,41 @@ DAY = parse_date("3rd_age.300.12.30")
         ("+1 Month", "3rd_age.year_301.month_1.day_30"),
         ("+10 years", "3rd_age.year_310.month_12.day_30"),
         ("3rd_age.400", "3rd_age.year_400"),
+        ("year 363 of the Third Age", "3rd_age.year_363"),
     ],
 )
 def test_a_shift_moves_the_date_on_the_calendar(shift: str, expected: str) -> None:
-    assert str(scene_time(shift, DAY)) == expected
+    assert str(scene_time(shift, DAY, PLAIN)) == expected
 
 
 def test_a_shift_follows_the_calendars_own_months() -> None:
-    rules = CalendarRules(months_per_year=10, days_per_month=36)
-    assert (
-        str(scene_time("+7 days", parse_date("2nd_age.5.10.30", rules), rules))
-        == "2nd_age.year_6.month_1.day_1"
+    ten = calendar_from(
+        {"months_per_year": 10, "days_per_month": 36}, {"2nd_age": ("Second Age", None, None)}
     )
+    assert str(scene_time("+7 days", parse_date("2nd_age.5.10.30"), ten)) == "2nd_age.year_6.month_1.day_1"
+
+
+def test_a_shift_counts_each_months_own_days() -> None:
+    """Months of different lengths: a shift from the short month's last day lands in the next month's first."""
+    block = {"months": [{"name": "Frostmoon", "days": 28}, {"name": "Thaw", "days": 31}]}
+    uneven = calendar_from(block, {"2nd_age": ("Second Age", None, None)})
+    assert str(scene_time("+1 day", parse_date("2nd_age.5.1.28"), uneven)) == "2nd_age.year_5.month_2.day_1"
+    assert str(scene_time("+31 days", parse_date("2nd_age.5.2.1"), uneven)) == "2nd_age.year_6.month_1.day_1"
 
 
 @pytest.mark.parametrize(
     ("text", "current", "message"),
     [
-        ("+3 fortnights", DAY, "is not a shift of time"),
-        ("+3 days", None, "has no date yet"),
-        ("+3 days", parse_date("3rd_age.300"), "does not name a day"),
-        ("3rd_age.year_abc", DAY, "“3rd_age.year_abc” is not a date or a shift of time"),
+        ("+3 days", None, "there is none here yet"),
+        ("+3 days", parse_date("3rd_age.300"), "names no day"),
+        ("3rd_age.year_abc", DAY, "not a date this campaign.s calendar knows"),
         ("unknown", DAY, "cannot be “unknown”"),
         ("+999999 years", parse_date(f"3rd_age.{10**12 - 5}"), "outside the calendar"),
     ],
 )
 def test_a_bad_shift_or_date_is_refused(text: str, current: object, message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
-        scene_time(text, current)  # type: ignore[arg-type]
+        scene_time(text, current, PLAIN)  # type: ignore[arg-type]
 
 
 def test_a_date_is_stored_with_its_world_key() -> None:

@@ -22,6 +22,7 @@ from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.fates import FATE_FIELDS, told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.leaks import warn_told_truths
 from canon.structured.kinds.ties import TIE_FIELDS, Tie, link_ties
 from canon.structured.kinds.titles import held_titles
 from canon.structured.records import RosterPlayer
@@ -130,6 +131,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
         check_death(n, character, loc)
         entity_type: EntityType = "PC" if character.role == "pc" else "NPC"
         visibility = character.visibility or "public"
+        warn_told_truths(n, character, loc, hidden, visibility=visibility)
         n.define(entity_type, character.id, character.name, attributes, visibility, loc, hidden)
         for field_name, date in (("born", character.born), ("died", character.died)):
             if date is not None:

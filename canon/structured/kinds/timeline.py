@@ -20,6 +20,7 @@ from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.leaks import warn_told_truths
 from canon.structured.schemas import (
     ERAS,
     HOUSES_TOO,
@@ -260,6 +261,7 @@ def _event(
     }
     hidden = truths_told(n, event, loc, hidden_fields(n, event, loc, _EVENT_HIDEABLE))
     n.define("Event", event.id, event.name, attributes, visibility, loc, hidden)
+    warn_told_truths(n, event, loc, hidden, visibility=visibility)
     if era_id is not None:
         n.link("Event", "era", event.id, era_loc if path else loc, era_id, valid_from=date)
     if date is not None:

@@ -35,6 +35,7 @@ from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
     fold_words,
     has_word,
+    is_number,
     labelled_sentences,
     related_said,
     same_word,
@@ -75,7 +76,8 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     # A short subject is all naming words ("what ability score bonus do tortles get").
     naming = len(question.subject) if len(question.subject) <= SHORT_SUBJECT else NAMING_WORDS
     about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:naming])
-    strange = [w for w in unknown if w in about and w not in CHATTER]
+    # An amount names nothing ("can a sloop tow three barges" of a book saying "two barges").
+    strange = [w for w in unknown if w in about and w not in CHATTER and not is_number(w)]
     if not strange:
         return []
     seen: set[str] = set()
@@ -101,7 +103,7 @@ def unheld_words(question: Question, results: Sequence[LoreResult]) -> tuple[lis
         and w not in CHATTER
         and w not in FILLER
         and w != verb
-        and not w.isdigit()
+        and not is_number(w)
         and len(w) > 2
     ]
     if not naming:

@@ -151,7 +151,8 @@ def _answered(
     if not answer.known:
         return answer
     answer = listed(question, facts, results, named_subject(question, facts, results, answer), unknown)
-    return titled(question, facts, results, answer, unknown)
+    # Yes or no first, whichever step quoted the sentence that says it (`answer_verdict`).
+    return verdict(question, facts, results, titled(question, facts, results, answer, unknown))
 
 
 def _reply(

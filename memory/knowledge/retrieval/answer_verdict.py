@@ -8,7 +8,11 @@ mean no), and the sentence puts no condition on what it says ("unless", "except"
 "not", "can't", "never" answers "No", any other "Yes"; one saying a word asked and its opposite
 ("advantage", "disadvantage") is neither. A sentence saying "not" needs not hold an amount the question names
 ("cleric gives me 10 temp hp, the warlock 8 more, do they stack to 18": "they can't be added together" is no to
-any sum). Otherwise the sentence is left to speak for itself.
+any sum). A sentence that limits what it says ("can't ... unless", "only if", "no more than three") answers by
+its limit (`answer_restricted`); a condition word the question says itself ("a fiend instead of a celestial")
+is none. The possessor the asker names ("my paladin's steed") needs not be in the sentence. The quoted sentences
+are read in order, the first answering gives the verdict. Otherwise the sentences are left to speak for
+themselves.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import FILLER, Question
 from memory.knowledge.retrieval.answer_described import describes
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_restricted import limit_of, limited
 from memory.knowledge.retrieval.answer_words import fold_words, key_words, related_said
 
 __all__ = ["verdict"]
@@ -35,9 +40,8 @@ _NEGATION = re.compile(
 _CONDITION = re.compile(
     r"\b(?:unless|except|only|instead of|depends|may|might|usually|sometimes)\b", re.IGNORECASE
 )
-_CITED = re.compile(r"\s*\[\d+\]\s*")
 #: The openings of a yes/no question ("will" is left out: "will o wisp armor class" names a creature).
-_YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|has|have|should)\b", re.IGNORECASE)
+_YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|would|has|have|should)\b", re.IGNORECASE)
 #: Prefixes making a word its opposite: a sentence holding both ("advantage", "disadvantage") says both.
 _OPPOSITE = ("dis", "un", "non", "in", "im")
 
@@ -45,8 +49,8 @@ _OPPOSITE = ("dis", "un", "non", "in", "im")
 def verdict(
     question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
 ) -> ShortAnswer:
-    """Return the answer led by "Yes" or "No" when its first sentence answers the yes/no question outright (see
-    the module docstring), else the answer as it is."""
+    """Return the answer led by "Yes" or "No" when one of its sentences (the first that does) answers the yes/no
+    question outright or by its limit (see the module docstring), else the answer as it is."""
     if not _YES_NO.match(question.expanded) or not answer.known or answer.mode != AnswerMode.EXTRACTIVE:
         return answer
     if (
@@ -56,20 +60,62 @@ def verdict(
     ):
         return answer  # "is there a spell that …" asks which one: its name answers
     first = len(facts) + 1
-    cited = [c.number for c in answer.citations if c.cited and c.number >= first]
-    sentence = _CITED.split(answer.text, maxsplit=1)[0]
-    if not cited or not sentence or _CONDITION.search(sentence):
-        return answer
-    result = results[cited[0] - first]
-    asked = [w for w in key_words(question.expanded) if w not in FILLER]
+    asked = [
+        w for w in key_words(question.expanded) if w not in FILLER and w not in _owner(question.expanded)
+    ]
+    for sentence, number in _sentences(answer.text):
+        if number < first or number - first >= len(results):
+            continue
+        word = _said(question, sentence, results[number - first], results, asked)
+        if word is not None:
+            return answer.model_copy(update={"text": f"{word}: {answer.text}"})
+    return answer
+
+
+def _said(
+    question: Question,
+    sentence: str,
+    result: LoreResult,
+    results: Sequence[LoreResult],
+    asked: Sequence[str],
+) -> str | None:
+    """Return "Yes" or "No" for a yes/no question one quoted sentence answers outright, or by its limit
+    (`answer_restricted`), or None."""
+    # A condition the question says too ("X instead of Y" asked of "X instead of Z") is no condition.
+    typed = question.expanded.casefold()
+    conditions = [
+        c for c in _CONDITION.findall(sentence) if not re.search(rf"\b{re.escape(c.casefold())}\b", typed)
+    ]
+    if conditions or limit_of(sentence) is not None:
+        return limited(question.expanded, sentence, result.heading_path, results, asked) if asked else None
     held = fold_words(" ".join([*result.heading_path, sentence]))
     said = related_said(held, asked)
     missing = [w for w in asked if w not in said and not any(akin(w, h) for h in held)]
     negated = bool(_NEGATION.search(sentence))
     # "do they stack to 18": a sentence denying the thing asked denies it of any amount the table names.
     if not asked or (missing and not (negated and all(w.isdigit() for w in missing))):
-        return answer
+        return None
     if any(p + w in held for w in asked for p in _OPPOSITE):
-        return answer  # "do I get advantage …": "disadvantage, and … advantage" says both
-    word = "No" if negated else "Yes"
-    return answer.model_copy(update={"text": f"{word}: {answer.text}"})
+        return None  # "do I get advantage …": "disadvantage, and … advantage" says both
+    return "No" if negated else "Yes"
+
+
+#: A quoted text's sentences, each up to the citation it is under ("S1. S2. [1] S3. [2]").
+_QUOTED = re.compile(r"(.*?)\s*\[(\d+)\]")
+_SENTENCE_END = re.compile(r"(?<=[.!?)])\s+(?=[A-Z(])")
+#: "my paladin's find steed": the asker's character owns the thing asked about; its word is no word asked.
+_OWNER = re.compile(r"\b(?:my|our)\s+([\w-]+)'s\b", re.IGNORECASE)
+
+
+def _owner(question: str) -> set[str]:
+    return {w for found in _OWNER.finditer(question) for w in fold_words(found.group(1))}
+
+
+def _sentences(text: str) -> list[tuple[str, int]]:
+    """Return the quoted sentences of an answer, each with the number of the source it is quoted from."""
+    return [
+        (sentence, int(found.group(2)))
+        for found in _QUOTED.finditer(text)
+        for sentence in _SENTENCE_END.split(found.group(1).strip())
+        if sentence
+    ]

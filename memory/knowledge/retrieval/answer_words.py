@@ -29,6 +29,7 @@ __all__ = [
     "examples",
     "fold_words",
     "has_word",
+    "is_number",
     "key_words",
     "kind_line",
     "labelled_sentences",
@@ -192,6 +193,11 @@ def _rank(word: str) -> str | None:
         return word
     match = _ORDINAL.match(word)
     return match.group(1) if match else _ORDINAL_WORDS.get(word) or _NUMBER_WORDS.get(word)
+
+
+def is_number(word: str) -> bool:
+    """Return whether a folded word is a number, in figures or words, or an ordinal ("3", "three", "3rd")."""
+    return _rank(word) is not None
 
 
 _VOWELS = frozenset("aeiou")
