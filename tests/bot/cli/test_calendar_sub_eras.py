@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.services.calendar_eras import calendar_block
 from bot.cli.main import app
+from bot.services.calendar_eras import calendar_block
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world
 
