@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 from pydantic import JsonValue
 
-from canon.structured.schemas import EntityType, LoreModel
+from canon.structured.schemas import EntityType, LoreModel, Visibility
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
@@ -87,6 +87,6 @@ def define_hiding(
     hidden = hidden_fields(n, entry, loc)
     attributes = {**attributes, "gm_notes": getattr(entry, "gm_notes", None)}
     name = str(getattr(entry, "name", ""))
-    visibility = getattr(entry, "visibility", None) or "public"
+    visibility: Visibility = getattr(entry, "visibility", None) or "public"
     n.define(entity_type, str(getattr(entry, "id", "")), name, attributes, visibility, loc, hidden)
     n.link_fields(entity_type, entry, loc, gm_only=hidden)
