@@ -11,7 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from canon.structured.schemas import LoreModel
+from pydantic import JsonValue
+
+from canon.structured.schemas import EntityType, LoreModel, Visibility
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
@@ -75,3 +77,16 @@ def status_told(n: Normaliser, entry: LoreModel, loc: Loc, hidden: tuple[str, ..
     if "status" in hidden and status not in (None, "alive") and "born" not in hidden:
         return (*hidden, "born")
     return hidden
+
+
+def define_hiding(
+    n: Normaliser, entity_type: EntityType, entry: LoreModel, attributes: dict[str, JsonValue], loc: Loc
+) -> None:
+    """Define an entry of a kind with no more to it than its fields and their edges (a creature, a culture, a
+    deity, a spell, ...), its `gm_notes` and the fields its `gm_only:` lists the GM's alone, as a character's."""
+    hidden = hidden_fields(n, entry, loc)
+    attributes = {**attributes, "gm_notes": getattr(entry, "gm_notes", None)}
+    name = str(getattr(entry, "name", ""))
+    visibility: Visibility = getattr(entry, "visibility", None) or "public"
+    n.define(entity_type, str(getattr(entry, "id", "")), name, attributes, visibility, loc, hidden)
+    n.link_fields(entity_type, entry, loc, gm_only=hidden)

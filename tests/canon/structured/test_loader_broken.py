@@ -200,13 +200,13 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             4,
             5,
             'unknown field "habitats" (did you mean "habitat"?); allowed fields: id, name, aliases, species, '
-            "alignment, habitat, first_appeared, description, defeated_by, visibility",
+            "alignment, habitat, first_appeared, description, defeated_by, gm_notes, gm_only, visibility",
         ),
         (
             5,
             5,
             'unknown field "weight"; allowed fields: id, name, aliases, species, alignment, habitat, '
-            "first_appeared, description, defeated_by, visibility",
+            "first_appeared, description, defeated_by, gm_notes, gm_only, visibility",
         ),
     ],
     "broken_unknown_kind.yaml": [
