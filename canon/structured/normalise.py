@@ -208,8 +208,7 @@ class Normaliser:
         gm_only: bool = False,
         again: int = 0,
     ) -> None:
-        """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
-        edge is the GM's alone, whatever its ends; `again`: an earlier span of a tie held twice, an edge too)."""
+        """Record this field's edge and check its reference (`gm_only`: the GM's; `again`: a tie's earlier span)."""
         spec = self.relation_fields[(entity_type, field_name)]
         # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge; one written with
         # its date (`spouses: [{name: Bo, married: 640}]`) starts then.
