@@ -156,11 +156,12 @@ async def _still_dated(
     async with calendars.db.session() as session:
         reader = await calendars.access.reader(session, campaign, Viewer.GM)
         eras = {e.id: e for e in (await reader.all_entities(types=("Era",))).values() if e.key in gone}
-        dated = await reader.statements(object_ids=eras, predicates=("OCCURRED_DURING",), with_evidence=False)
+        found = await reader.statements(object_ids=eras, predicates=("OCCURRED_DURING",), with_evidence=False)
+        dated = [(s.subject_id, s.object_id) for s in found if s.object_id is not None]
         if not dated:
             return None
-        first = dated[0]
-        era, thing = eras[first.object_id], (await reader.entities([first.subject_id])).get(first.subject_id)
+        subject, object_id = dated[0]
+        era, thing = eras[object_id], (await reader.entities([subject])).get(subject)
     named = in_prose(thing.name, thing.type) if thing else "events"
     what = f"{named} and {len(dated) - 1:,} more" if thing and len(dated) > 1 else named
     line = next((n for n, said in enumerate(text.splitlines(), 1) if said.startswith("eras:")), 1)
