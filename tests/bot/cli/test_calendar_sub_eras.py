@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bot.cli.calendar_eras import calendar_block
 from bot.cli.main import app
+from bot.services.calendar_eras import calendar_block
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world
 
@@ -92,7 +92,7 @@ def test_a_public_person_s_tie_to_a_gm_only_faction_of_another_file_is_the_gm_s(
 def test_the_calendar_is_set_without_what_of_its_eras_is_canon_s(tmp_path: Path) -> None:
     path = tmp_path / "calendar.yaml"
     path.write_text(CALENDAR, encoding="utf-8")
-    block = calendar_block(path)
+    block = calendar_block(path.read_text(encoding="utf-8"))
     for canon_only in ("parent_era", "description", "visibility", "kind: calendar"):
         assert canon_only not in block, block
     assert "The Gray Regency" in block and "GR" in block
