@@ -53,7 +53,7 @@ def hidden_fields(
                 f'"gm_only" lists "{written}", which is not a field it can hide; it may list: {", ".join(allowed)}',
             )
     if "died" in hidden:
-        hidden.append("cause_of_death")
+        hidden.extend(name for name in ("cause_of_death", "died_at") if name in type(entry).model_fields)
     for group in _ONE_SECRET:
         if any(name in group and getattr(entry, name) in (None, []) for name in hidden):
             hidden.extend(sorted(name for name in group - set(hidden) if name in allowed))
