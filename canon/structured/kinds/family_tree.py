@@ -60,6 +60,7 @@ class Person(Entry):
     sex: Sex | None = None
     born: Date | None = None
     died: Date | None = None
+    died_at: Ref | None = None  # where they died (DIED_AT), as a character's
     # The name one was born with (a maiden name), and where (BORN_IN): where they are from.
     birth_name: Text | None = None
     birthplace: Ref | None = None
