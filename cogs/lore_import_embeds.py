@@ -14,6 +14,7 @@ from canon.wording.findings import kind_words
 from cogs.canon_embeds import shrink_to_limit
 from cogs.embeds import COLOUR, DONE_COLOUR, ERROR_COLOUR, WARNING_COLOUR, clip, counted, escape_with_mentions
 from cogs.lore_embeds import source_flags
+from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.source_models import ImportOutcome, ImportProgress, ImportReport, ImportStage
 
 
@@ -75,6 +76,11 @@ def import_embed(report: ImportReport) -> discord.Embed:
     ]
     if source.tags:
         lines.append("Tags: " + escape_with_mentions(", ".join(source.tags)))
+    if report.outcome == ImportOutcome.CREATED and source.knowledge_class == KnowledgeClass.REFERENCE:
+        lines.append(
+            "It counts as Reference, below Canon: your world bible? Import it again with `class:canon` "
+            "(or change it with /lore set)."
+        )
     lines += [f"⚠️ {escape_with_mentions(clip(w, 300))}" for w in report.warnings]
     embed.description = fit_lines(lines, EMBED_DESCRIPTION)
     return embed
@@ -118,6 +124,8 @@ def structured_embed(report: IngestReport, filename: str) -> discord.Embed:
             f"⚠️ {kind_words(w.kind)}: {escape_with_mentions(clip(w.message, 250))}" for w in report.warnings
         ]
         embed.add_field(name=f"Warnings ({len(report.warnings)})", value=fit_lines(warnings, FIELD_VALUE))
+    else:  # the checks ran, and found nothing to say
+        embed.add_field(name="Warnings", value="No warnings.", inline=False)
     return shrink_to_limit(embed)
 
 

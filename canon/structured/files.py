@@ -127,4 +127,5 @@ def _hide(result: LoadResult) -> LoadResult:
     hidden = {"visibility": visibility_of(True).value}
     entries = tuple(e.model_copy(update=hidden) for e in result.entries)
     relations = tuple(r.model_copy(update=hidden) for r in result.relations)
-    return result.model_copy(update={"entries": entries, "relations": relations})
+    # Nothing of a hidden file reaches players: no field of it gives a truth away (`kinds.leaks`).
+    return result.model_copy(update={"entries": entries, "relations": relations, "warnings": ()})

@@ -52,6 +52,7 @@ from canon.structured.reports import (
     failed_report,
 )
 from canon.structured.resolve import build_index
+from canon.structured.standing import file_warnings, open_conflicts
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
 from canon.structured.ties import keep_ties
@@ -130,7 +131,9 @@ async def _ingest(
         session, campaign_id, ontology, files, steps, reader, versions, changed, actor_id, actor_name, started
     )
     if not changed:
-        return done_report(state, "unchanged", None, [])
+        # Nothing written, but the files' warnings still stand: the loader's, and the conflicts left open.
+        standing = [*file_warnings(files), *await open_conflicts(state, files)]
+        return done_report(state, "unchanged", None, standing)
     index = await build_index(state)
     if state.errors:
         return failed_report(campaign_id, files, versions, state.errors, started)
@@ -165,6 +168,7 @@ async def _ingest(
     await say_changes(state, ids)
     await writer.write_rows()
     warnings = [
+        *file_warnings(files),
         *told,
         *await calendar_years_differ(state, changed),
         *await office_warnings(state, changed, ids),

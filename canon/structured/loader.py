@@ -184,6 +184,7 @@ def _check_documents(
         unresolved=unresolved,
         ties=tuple(normaliser.ties),
         problems=(),
+        warnings=tuple(sorted(normaliser.warnings, key=lambda w: (w.line, w.column))),
     )
 
 

@@ -205,7 +205,9 @@ class IngestReport(BaseModel):
             return "\n".join(lines)
         kinds = listed(kinds_in_words(self.counts)) or "no entries"
         if self.status == "unchanged":
-            return f"{names}: unchanged ({kinds}); nothing new was written."
+            return "\n".join(
+                [f"{names}: unchanged ({kinds}); nothing new was written.", *self.warning_lines()]
+            )
         again = [f.file for f in self.files if f.status != "created"]
         if again:
             same = [f.file for f in self.files if f.status == "unchanged"]
@@ -221,10 +223,16 @@ class IngestReport(BaseModel):
         for f in self.files:
             kind = (f.kind or "world file").replace("_", " ")
             lines.append(f"  {f.file} ({kind}): {counted(f.entries, 'entry')}, {_FILE_STATUS[f.status]}")
-        if self.warnings:
-            lines.append(f"{counted(len(self.warnings), 'warning')}:")
-            lines += [f"  ! {kind_words(w.kind)}: {w.message}" for w in self.warnings]
-        return "\n".join(lines)
+        return "\n".join([*lines, *self.warning_lines()])
+
+    def warning_lines(self) -> list[str]:
+        """Return the warnings as lines, or "No warnings." (the checks ran, and found nothing)."""
+        if not self.warnings:
+            return ["No warnings."]
+        return [
+            f"{counted(len(self.warnings), 'warning')}:",
+            *(f"  ! {kind_words(w.kind)}: {w.message}" for w in self.warnings),
+        ]
 
 
 def _changes(new: int, replaced: int, adopted: int, unchanged: int, retconned: int) -> str:

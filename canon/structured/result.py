@@ -41,6 +41,8 @@ class LoadResult(BaseModel):
     #: their target the id the name makes; the import keeps those it finds (`canon.structured.ties`).
     ties: tuple[LoreRelation, ...] = ()
     problems: tuple[LoreProblem, ...] = ()
+    #: What the import warns of without refusing the file (a public field giving away a truth told otherwise).
+    warnings: tuple[LoreProblem, ...] = ()
 
     @property
     def ok(self) -> bool:

@@ -50,6 +50,7 @@ KIND_WORDS = {
     "secret_told": "A secret said openly in another file",
     "office_outside_life": "An office held outside its holder's life",
     "office_two_holders": "Two holders of one office at once",
+    "truth_shown": "A truth told otherwise, left public",
 }
 
 

@@ -88,13 +88,12 @@ class Answerer:
         if not 1 <= limit <= 25:
             raise InvalidInput("Ask for 1 to 25 results.")
         search = preset(config) if isinstance(config, str) else config
-        reads = reads if reads is not None else Reads()
+        reads = reads if reads is not None else await self.retriever.reads()
         read = await self.retriever.respelled(
             campaign_id, spelled_out(question), viewer=viewer, knowing=knowing, reads=reads
         )
         if glossary is None:
-            calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads)
-            glossary = await self._glossary(campaign_id, calendar)
+            glossary = await self._read_glossary(campaign_id, viewer, knowing, reads)
         asked = analyse(read, glossary)
         answer = await self.retriever.search(
             campaign_id,
@@ -105,6 +104,7 @@ class Answerer:
             knowing=knowing,
             subject=asked.subject if asked.of_entry else (),
             reads=reads,
+            ahead=[self._part_text(part, asked) for part in asked.parts],
         )
         answer = answer.model_copy(update={"question": question})
         if asked.parts:
@@ -202,7 +202,7 @@ class Answerer:
             answer.campaign_id, viewer=viewer, knowing=knowing, reads=reads
         )
         # Today is the story's date as the viewer reads it: the latest dated scene's when later than the calendar's.
-        now = await self.retriever.story_date(answer.campaign_id, viewer=viewer, knowing=knowing)
+        now = await self.retriever.story_date(answer.campaign_id, viewer=viewer, knowing=knowing, reads=reads)
         calendar = calendar.model_copy(update={"today": now})
         era = asked_era(asked.text, calendar, glossary.keys())
         opened: dict[str, Opening] = {}
@@ -242,6 +242,14 @@ class Answerer:
         calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing)
         return await self._glossary(campaign_id, calendar)
 
+    async def _read_glossary(
+        self, campaign_id: int, viewer: Viewer, knowing: Knowing | None, reads: Reads
+    ) -> dict[str, str]:
+        """Return the glossary a question is read through (`glossary`), kept while nothing shown changes."""
+        calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads)
+        key = ("glossary", campaign_id, viewer, knowing)
+        return await reads.once(key, lambda: self._glossary(campaign_id, calendar))
+
     async def _glossary(self, campaign_id: int, calendar: CampaignCalendar) -> dict[str, str]:
         """Return the campaign's own terms over the shipped ones its calendar (the viewer's) leaves."""
         async with self.db.session() as session:
@@ -265,7 +273,7 @@ class Answerer:
         for part in asked.parts:
             found = await self.retriever.search(
                 answer.campaign_id,
-                " ".join([*part, *asked.fields]),
+                self._part_text(part, asked),
                 viewer=viewer,
                 limit=3,
                 config=config,
@@ -281,6 +289,11 @@ class Answerer:
         if compared is None:
             return answer
         return answer.model_copy(update={"results": results, "reply": compared})
+
+    @staticmethod
+    def _part_text(part: list[str], asked: Question) -> str:
+        """Return what a comparison's part is searched by: its subject's words and the fields asked."""
+        return " ".join([*part, *asked.fields])
 
     async def _record(self, answer: Answer, preset_name: str, asker_id: int | None) -> int:
         """Store an answer for "Why these?" and count the use of its sources; return the record's id."""

@@ -19,6 +19,7 @@ from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death
 from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
+from canon.structured.kinds.leaks import warn_told_truths
 from canon.structured.kinds.ties import Tie, link_ties
 from canon.structured.kinds.titles import held_titles
 from canon.structured.schemas import (
@@ -59,6 +60,7 @@ class Person(Entry):
     sex: Sex | None = None
     born: Date | None = None
     died: Date | None = None
+    died_at: Ref | None = None  # where they died (DIED_AT), as a character's
     # The name one was born with (a maiden name), and where (BORN_IN): where they are from.
     birth_name: Text | None = None
     birthplace: Ref | None = None
@@ -165,6 +167,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         }
         check_death(n, person, loc)
         visibility = person.visibility or lineage_visibility
+        warn_told_truths(n, person, loc, hidden, visibility=visibility)
         n.define("Person", person.id, person.name, person_attributes, visibility, loc, hidden)
         _link_lineage(n, person, loc, lineage, "lineage" in hidden)
         for field_name, date in (("born", person.born), ("died", person.died)):

@@ -20,6 +20,7 @@ from canon.campaign_calendar import CampaignCalendar, era_key, era_key_for
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields
+from canon.structured.kinds.leaks import warn_told_truths
 from canon.structured.schemas import (
     ERAS,
     HOUSES_TOO,
@@ -64,6 +65,8 @@ class Event(Entry):
     day: Day | None = None
     location: Ref | None = None
     participants: list[Ref] = Field(default_factory=list)
+    # Who died in it (DIED_IN): "who died in the Battle of X?".
+    deaths: list[Ref] = Field(default_factory=list)
     # How it ended: who won (WON edges), the outcome in words, a treaty's terms.
     winner: Ref | None = None
     winners: list[Ref] = Field(default_factory=list)
@@ -260,6 +263,7 @@ def _event(
     }
     hidden = truths_told(n, event, loc, hidden_fields(n, event, loc, _EVENT_HIDEABLE))
     n.define("Event", event.id, event.name, attributes, visibility, loc, hidden)
+    warn_told_truths(n, event, loc, hidden, visibility=visibility)
     if era_id is not None:
         n.link("Event", "era", event.id, era_loc if path else loc, era_id, valid_from=date)
     if date is not None:
@@ -274,10 +278,11 @@ def _event(
             valid_from=date,
             gm_only="location" in hidden,
         )
-    for field_name in ("participants", "winners"):
+    for field_name in ("participants", "winners", "deaths"):
         for index, agent in enumerate(getattr(event, field_name)):
             at = (*loc, field_name, index)
-            n.link("Event", field_name, event.id, at, agent, valid_from=date, gm_only=field_name in hidden)
+            since = None if field_name == "deaths" else date  # a death is no state that holds from a day on
+            n.link("Event", field_name, event.id, at, agent, valid_from=since, gm_only=field_name in hidden)
     if event.winner is not None:
         at = (*loc, "winner")
         n.link("Event", "winner", event.id, at, event.winner, valid_from=date, gm_only="winner" in hidden)
@@ -379,7 +384,7 @@ def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: lis
 #: An event's fields the GM may hide one by one (its date and era make the event itself: hide it whole).
 _EVENT_HIDEABLE = frozenset(
     {
-        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners"),
+        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners", "deaths"),
         *("outcome", "public_outcome", "terms", "description", "significance"),
     }
 )
@@ -414,6 +419,13 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Event", field="winners", relation="WON", outgoing=False, target_types=HOUSES_TOO
+        ),
+        RelationField(
+            entity_type="Event",
+            field="deaths",
+            relation="DIED_IN",
+            outgoing=False,
+            target_types=("Person", "Creature"),
         ),
     ),
     read_root=read_root,

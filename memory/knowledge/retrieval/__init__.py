@@ -42,6 +42,7 @@ is labelled as not being fact (`LoreResult.is_fact`). How a question is searched
 from __future__ import annotations
 
 from memory.knowledge.retrieval.config import PRESETS, SearchConfig, preset
-from memory.knowledge.retrieval.retriever import Reads, Retriever
+from memory.knowledge.retrieval.question_reads import Reads
+from memory.knowledge.retrieval.retriever import Retriever
 
 __all__ = ["PRESETS", "Reads", "Retriever", "SearchConfig", "preset"]

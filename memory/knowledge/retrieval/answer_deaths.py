@@ -26,6 +26,7 @@ from memory.knowledge.retrieval.answer_happenings import is_event, names_list
 from memory.knowledge.retrieval.answer_outcomes import said_of
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
+from memory.knowledge.retrieval.death_places import listed_dead
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asks_who_died
 
 __all__ = ["deaths_answer"]
@@ -91,7 +92,7 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
     """Return who died in an event as canon tells it, and the sentences telling how, each said of its subject."""
     cards = {f.entity_name.casefold(): f for f in facts if f is not event}
     places = _places(event)
-    dead: list[str] = []
+    dead: list[str] = listed_dead(event)  # the event's `deaths`, as its file lists them
     how: list[str] = []
     told = sentences(_description(event))
     # Those who took part, then those found by a description telling a death there (`happenings.the_fallen`).
@@ -99,6 +100,8 @@ def _dead_in(event: CanonFact, facts: Sequence[CanonFact]) -> tuple[list[str], l
         f.entity_name for f in facts if f is not event and not is_event(f) and f.matched == event.matched
     ]
     for who in dict.fromkeys([*event.tied("PARTICIPATED_IN"), *others]):
+        if who in dead:
+            continue
         words = _own_words(who, event)
         for sentence in told:  # the event's own description: "Maudlin Crae was cut down on …"
             at = _named_at(sentence, words)

@@ -54,7 +54,7 @@ from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_tenures import held_answer
 from memory.knowledge.retrieval.answer_ties import ties_answer
-from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
+from memory.knowledge.retrieval.answer_told import told_answer
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
@@ -64,6 +64,7 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
+from memory.knowledge.retrieval.event_said import told_of
 from memory.knowledge.retrieval.heads import head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import ruler_answer
@@ -269,14 +270,13 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
-    """Return a card line as the answer says it: a description (or notes) by the sentence of it holding the
-    words asked, said of its subject (`told_sentence`), never the whole text after "…'s description:"."""
+    """Return a card line as said: a description by its sentence holding the words asked, of its subject by name."""
     for attribute in _TOLD:
         head = f"{possessive(fact.entity_name)} {attribute}: "
         if line.startswith(head):
             told = sentences(line[len(head) :])
             held = [s for s in told if all(has_word(set(fold_words(s)), w) for w in asked)]
-            return told_sentence(fact.entity_name, (held or told or [line[len(head) :]])[0])
+            return told_of(fact, (held or told or [line[len(head) :]])[0])
     return line
 
 
@@ -370,7 +370,7 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         if not said:
             continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
         # "Brother Halvard is the old priest …, who crowned Tamsin"; "Nell Quarrow poisoned …" for "She poisoned …"
-        return f"{told_sentence(fact.entity_name, said[0])}. [{number}]", number
+        return f"{told_of(fact, said[0])}. [{number}]", number
     return None
 
 

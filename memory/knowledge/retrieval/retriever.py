@@ -5,12 +5,10 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from canon.campaign_calendar import CampaignCalendar, EraDef
-from canon.campaigns import Campaign, get_campaign, lineage
+from canon.campaigns import Campaign
 from canon.forks import LineageStep
 from canon.graph import CanonReader
 from canon.models import Viewer
@@ -24,19 +22,15 @@ from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
 from memory.knowledge.retrieval.assemble import Found, assemble
+from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
-from memory.knowledge.retrieval.eras import Opening, openings
-from memory.knowledge.retrieval.lives import story_date
+from memory.knowledge.retrieval.question_reads import KeptReads, Reads
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
 from memory.knowledge.section_rows import hidden_section_chunks
 from memory.vector_index import VectorIndex
-
-# A campaign's settings (its ontology) and lineage are re-read after this many seconds (a rebase in another
-# process moves a lineage; in this one, `forget_campaign` drops it at once).
-_CAMPAIGN_TTL = 30.0
 
 
 def _ms(start: float) -> float:
@@ -46,17 +40,7 @@ def _ms(start: float) -> float:
 _Readable = tuple[list[SourceLite], list[SourceLite], dict[int, SourceLite], frozenset[int], frozenset[int]]
 
 
-@dataclass
-class Reads:
-    """What one question reads once for all of its searches (a comparison's parts, a two-part question's): the
-    sources each viewer may read and the calendar as they see it. Made for one question and dropped with it,
-    never kept for the next: a source hidden or removed between two questions is left out of the second."""
-
-    readable: dict[tuple[int, Viewer], _Readable] = field(default_factory=dict)
-    calendars: dict[tuple[int, Viewer], CampaignCalendar] = field(default_factory=dict)
-
-
-class Retriever:
+class Retriever(CampaignReads):
     """Answers questions from a campaign's knowledge; see `memory.knowledge.retrieval`."""
 
     def __init__(
@@ -73,7 +57,14 @@ class Retriever:
         self.semantic = SemanticSearch(vectors=vectors, embedder=embedder)
         self.entities = EntityFinder(ontology_for)
         self.typos = TypoFixer()
-        self._campaigns: dict[int, tuple[float, Campaign, list[LineageStep]]] = {}
+        self._campaigns = {}
+        #: What questions read that holds until something shown is written (`question_reads`).
+        self.kept = KeptReads(db)
+
+    async def reads(self) -> Reads:
+        """Return the reads of a new question: what earlier questions read is used again while nothing shown was
+        written since (the content mark is read now, before anything the question reads)."""
+        return Reads(mark=await self.kept.mark(), kept=self.kept)
 
     async def search(
         self,
@@ -86,16 +77,17 @@ class Retriever:
         knowing: Knowing | None = None,
         subject: Sequence[str] = (),
         reads: Reads | None = None,
+        ahead: Sequence[str] = (),
     ) -> Answer:
         """Return the best passages and canon facts for a question, for one viewer (see `memory.knowledge.retrieval`).
 
         `subject`: the words naming what a field is asked of ("zombie" in "zombie hp"): a section titled with them
         is preferred (`SearchConfig.title_weight`). `reads`: what the question has read already (`Reads`).
+        `ahead`: what the question searches next (a comparison's parts): embedded with this search's words.
         """
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        # The query embedding (the slowest step) starts first and runs while the database is asked.
-        embedding = self.semantic.start_embedding(question) if config.mode != "lexical" else None
+        reads = reads if reads is not None else Reads()
         async with self.db.session() as session:
             campaign, steps = await self._campaign(session, campaign_id)
             # A branch: its ancestors' sources up to the fork; the ones imported later are blocked like
@@ -118,10 +110,10 @@ class Retriever:
                 allowed,
                 blocked,
                 versions,
-                embedding,
                 timings,
                 knowing,
                 unseen,
+                (reads, ahead),
             )
             found.secret = secret
             await self._for_coverage(session, found, question, config)
@@ -157,12 +149,13 @@ class Retriever:
         allowed: dict[int, SourceLite],
         blocked: list[SourceLite],
         versions: dict[int, tuple[str, str]],
-        embedding: asyncio.Task[list[float]] | None,
         timings: dict[str, float],
-        knowing: Knowing | None = None,
-        unseen: frozenset[int] = frozenset(),
+        knowing: Knowing | None,
+        unseen: frozenset[int],
+        embedding: tuple[Reads, Sequence[str]],
     ) -> Found:
-        """Return the lexical, semantic and entity candidate lists of a question (the semantic one meanwhile)."""
+        """Return the lexical, semantic and entity candidate lists of a question (the semantic one meanwhile): the
+        question embedded as corrected, with the texts its next searches embed (`embedding`: its reads, those)."""
         lists = CandidateLists()
         mark = time.perf_counter()
         words = fulltext.query_words(question)
@@ -173,9 +166,7 @@ class Retriever:
 
         semantic_task: asyncio.Task[tuple[list[tuple[int, float, str]], str]] | None = None
         if config.mode != "lexical":
-            if lists.corrections and embedding is not None:  # embed the corrected question instead
-                embedding.cancel()
-                embedding = None
+            later = [await self.typos.fixed(session, text, allowed, config, unseen) for text in embedding[1]]
             semantic_task = asyncio.create_task(
                 self.semantic.search(
                     corrected(question, lists.corrections),
@@ -183,8 +174,9 @@ class Retriever:
                     blocked,
                     versions,
                     config,
-                    embedding,
+                    embedding[0].vectors,
                     unseen=unseen,
+                    ahead=later,
                 )
             )
         mark = time.perf_counter()
@@ -281,68 +273,9 @@ class Retriever:
                     del found[typed]
         return corrected(question, found)
 
-    async def calendar(
-        self,
-        campaign_id: int,
-        *,
-        viewer: Viewer,
-        knowing: Knowing | None = None,
-        reads: Reads | None = None,
-    ) -> CampaignCalendar:
-        """Return the campaign's calendar as the viewer may see it: a GM-only era is no player's (`reads`: read
-        once a question)."""
-        if reads is not None and (campaign_id, viewer) in reads.calendars:
-            return reads.calendars[campaign_id, viewer]
-        async with self.db.session() as session:
-            campaign, steps = await self._campaign(session, campaign_id)
-            reader = CanonReader(
-                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
-            )
-            calendar = await reader.calendar()
-        if reads is not None:
-            reads.calendars[campaign_id, viewer] = calendar
-        return calendar
-
-    async def story_date(
-        self, campaign_id: int, *, viewer: Viewer, knowing: Knowing | None = None
-    ) -> str | None:
-        """Return the story's date as the viewer reads it, as canon stores dates, or None (`lives.story_date`:
-        none is held, or it falls in an era hidden from the viewer)."""
-        async with self.db.session() as session:
-            campaign, steps = await self._campaign(session, campaign_id)
-            reader = CanonReader(
-                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
-            )
-            return await story_date(session, steps, reader)
-
-    async def era_openings(
-        self, campaign_id: int, eras: Sequence[EraDef], *, viewer: Viewer, knowing: Knowing | None = None
-    ) -> dict[str, Opening]:
-        """Return the event that opened each era, by era key, as the viewer may see it (`eras.openings`)."""
-        async with self.db.session() as session:
-            campaign, steps = await self._campaign(session, campaign_id)
-            reader = CanonReader(
-                session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
-            )
-            return await openings(reader, await reader.calendar(), eras)
-
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""
         self.semantic.forget_index_state(campaign_id)
-
-    def forget_campaign(self, campaign_id: int) -> None:
-        """Drop a campaign's cached lineage (a rebase moved its fork point)."""
-        self._campaigns.pop(campaign_id, None)
-
-    async def _campaign(self, session: AsyncSession, campaign_id: int) -> tuple[Campaign, list[LineageStep]]:
-        """Return a campaign and its lineage (a lineage never changes; the campaign is re-read after a while)."""
-        cached = self._campaigns.get(campaign_id)
-        if cached is not None and time.monotonic() - cached[0] < _CAMPAIGN_TTL:
-            return cached[1], cached[2]
-        campaign = await get_campaign(session, campaign_id)
-        steps = await lineage(session, campaign_id)
-        self._campaigns[campaign_id] = (time.monotonic(), campaign, steps)
-        return campaign, steps
 
 
 async def _readable(
@@ -357,15 +290,20 @@ async def _readable(
     id, the chunks of their GM-only sections, and those of them the viewer may not read (`reads`: read once a
     question)."""
     if reads is not None and (campaign_id, viewer) in reads.readable:
-        return reads.readable[campaign_id, viewer]
-    sources, after_fork = await split_lineage_sources(session, steps)
-    allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
-    # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
-    secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
-    unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
-    readable = sources, after_fork, allowed, frozenset(secret), unseen
-    if reads is not None:
-        reads.readable[campaign_id, viewer] = readable
+        return reads.readable[campaign_id, viewer]  # type: ignore[no-any-return]
+
+    async def read() -> _Readable:
+        sources, after_fork = await split_lineage_sources(session, steps)
+        allowed = {s.id: s for s in retrievable(sources, viewer, knowing)}
+        # GM-only sections of allowed sources: left out for whoever may not read them, as hidden sources are.
+        secret = await hidden_section_chunks(session, [s.id for s in allowed.values() if s.hidden_chunks])
+        unseen = frozenset(c for c, s in secret.items() if not sections_seen(viewer, s, knowing))
+        return sources, after_fork, allowed, frozenset(secret), unseen
+
+    if reads is None:
+        return await read()
+    readable = await reads.once(("readable", campaign_id, tuple(steps), viewer, knowing), read)
+    reads.readable[campaign_id, viewer] = readable
     return readable
 
 

@@ -32,7 +32,7 @@ _OVERFETCH_VECTORS = 4
 _STATE_TTL = 10.0
 
 
-def _consume(task: asyncio.Task[list[float]]) -> None:
+def _consume(task: asyncio.Task[None]) -> None:
     if not task.cancelled():
         task.exception()
 
@@ -45,11 +45,23 @@ class SemanticSearch:
         self.embedder = embedder
         self._index_state: dict[int, tuple[float, tuple[str, str]]] = {}
 
-    def start_embedding(self, question: str) -> asyncio.Task[list[float]] | None:
-        """Start embedding the question in a thread (the slowest step), or return None when search is off."""
+    def embed(self, texts: Sequence[str], known: dict[str, list[float]]) -> asyncio.Task[None] | None:
+        """Start embedding the texts not `known` yet, in one call in a thread, into `known` (a question's vectors:
+        a comparison's parts are embedded with its whole); None when search is off or every text is known."""
         if self.embedder is None or self.vectors is None:
             return None
-        task = asyncio.create_task(asyncio.to_thread(self.embedder.embed_query, question))
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if not missing:
+            return None
+        embedder = self.embedder
+
+        def work() -> None:
+            found = (
+                [embedder.embed_query(missing[0])] if len(missing) == 1 else embedder.embed_documents(missing)
+            )
+            known.update(zip(missing, found, strict=True))
+
+        task = asyncio.create_task(asyncio.to_thread(work))
         # Whoever ends up not needing it (a lexical-only campaign, an error) leaves it unread: mark it read.
         task.add_done_callback(_consume)
         return task
@@ -76,16 +88,18 @@ class SemanticSearch:
         blocked: Sequence[SourceLite],
         versions: dict[int, tuple[str, str]],
         config: SearchConfig,
-        embedding: asyncio.Task[list[float]] | None = None,
+        known: dict[str, list[float]] | None = None,
         *,
         unseen: frozenset[int] = frozenset(),
+        ahead: Sequence[str] = (),
     ) -> tuple[list[tuple[int, float, str]], str]:
-        """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word."""
+        """Return (chunk id, similarity, view) of the nearest allowed chunks, best first, and a status word.
+
+        `known`: the question's vectors by text, embedded once a question (the ones this search embeds are added);
+        `ahead`: texts the question's next searches embed, embedded in the same call (a comparison's parts)."""
         if self.vectors is None or self.embedder is None:
             return [], "disabled"
         if not allowed:
-            if embedding is not None:
-                embedding.cancel()
             return [], "empty"
         embedder, vectors = self.embedder, self.vectors
         try:
@@ -101,18 +115,17 @@ class SemanticSearch:
             return [], "stale (run reindex)" if stale else "empty"
         # Several views per chunk: fetch as many times the vectors to keep `semantic_k` chunks.
         wanted = len(VIEWS) * config.semantic_k
+        known = known if known is not None else {}
+        embedding = self.embed([question, *ahead], known)
         # The index opens (on first use) while the question is embedded, not after.
         open_soon = getattr(vectors, "open_soon", None)
         opening = (
             asyncio.create_task(open_soon()) if open_soon is not None and embedding is not None else None
         )
         try:
-            raw = (
+            if embedding is not None:
                 await embedding
-                if embedding is not None
-                else await asyncio.to_thread(embedder.embed_query, question)
-            )
-            vector = np.asarray(raw, dtype=np.float32)
+            vector = np.asarray(known[question], dtype=np.float32)
             hits: list[VectorHit] = []
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]

@@ -196,6 +196,21 @@ class TypoFixer:
             fixes[word] = meant
         return fixes
 
+    async def fixed(
+        self,
+        session: AsyncSession,
+        text: str,
+        allowed: dict[int, SourceLite],
+        config: SearchConfig,
+        unseen: frozenset[int] = frozenset(),
+    ) -> str:
+        """Return a text as its own search embeds it: its misspelt words corrected (`corrections`)."""
+        if not (config.typo_cutoff and allowed):
+            return text
+        return corrected(
+            text, await self.corrections(session, fulltext.query_words(text), allowed, config, unseen)
+        )
+
     async def unknown(
         self,
         session: AsyncSession,

@@ -1,4 +1,6 @@
-"""/lore: what one question reads once for all its searches (`Reads`), and never for the next question."""
+"""/lore: what one question reads once for all its searches (`Reads`), and for the next questions only while nothing
+shown was written since (`KeptReads`): a source hidden or removed, a calendar or glossary set, canon written, by this
+process or another, is read afresh by the next question."""
 
 from __future__ import annotations
 
@@ -59,9 +61,15 @@ async def test_a_comparison_lists_the_readable_sources_and_reads_the_calendar_on
     assert "84" in said(answer) and "59" in said(answer)
     assert len(searches) == 3  # the whole question, then each part on its own
     assert len(listings) == 1 and len(calendars) == 1
-    # The next question reads them again: nothing is kept from one question to the next.
+    # The next question, nothing written since, reads neither again; the GM's reads are theirs.
     await service.ask(campaign, COMPARED, viewer=Viewer.PLAYER, record=False)
+    assert len(listings) == 1 and len(calendars) == 1
+    await service.ask(campaign, COMPARED, viewer=Viewer.GM, record=False)
     assert len(listings) == 2 and len(calendars) == 2
+    # Something shown written (a source imported): the next question reads afresh.
+    await service.import_bytes(campaign, "goblins.md", b"# Goblin\n\nA goblin has 7 hit points.\n")
+    await service.ask(campaign, COMPARED, viewer=Viewer.PLAYER, record=False)
+    assert len(listings) == 3 and len(calendars) == 3
 
 
 async def test_a_source_hidden_between_two_questions_is_not_used_by_the_second(

@@ -1,0 +1,34 @@
+"""The warnings of the files an import found unchanged: read again so a GM who imports the same files twice still
+reads what the checks say of them (the import itself skips loading an unchanged file)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Awaitable, Callable, Sequence
+
+from canon.campaign_calendar import CampaignCalendar
+from canon.structured.files import load_files
+from canon.structured.reports import IngestReport
+from canon.structured.standing import file_warnings
+
+
+async def with_unchanged_warnings(
+    report: IngestReport,
+    files: Sequence[tuple[str, bytes]],
+    calendar_of: Callable[[], Awaitable[CampaignCalendar]],
+    *,
+    hidden: bool,
+    max_bytes: int,
+) -> IngestReport:
+    """Return the report with the loader's warnings of each file it found unchanged, first (as the file is read
+    now: a file that no longer loads, its calendar changed since, adds none)."""
+    same = {f.file for f in report.files if f.status == "unchanged"}
+    if not same or report.status not in ("ingested", "unchanged"):
+        return report
+    given = [(name, data) for name, data in files if name in same]
+    calendar = await calendar_of()
+    loaded = await asyncio.to_thread(load_files, given, calendar=calendar, hidden=hidden, max_bytes=max_bytes)
+    found = file_warnings(f for f in loaded if f.result is not None and f.result.ok)
+    if not found:
+        return report
+    return report.model_copy(update={"warnings": (*found, *report.warnings)})
