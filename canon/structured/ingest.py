@@ -40,6 +40,7 @@ from canon.structured.changes import say_changes
 from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
+from canon.structured.leader_spans import leader_span_warnings
 from canon.structured.office_checks import office_warnings
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
 from canon.structured.prevail import Checks
@@ -59,6 +60,7 @@ from canon.structured.ties import keep_ties
 from canon.structured.told import secrets_told_elsewhere
 from canon.structured.versions import known_hashes, load_records
 from canon.structured.write import Writer
+from canon.wording import Wording
 
 __all__ = [
     "ChangeCounts",
@@ -169,6 +171,7 @@ async def _ingest(
     await writer.write_rows()
     warnings = [
         *file_warnings(files),
+        *leader_span_warnings(files, Wording(calendar=(await state.reader.calendar()).words())),
         *told,
         *await calendar_years_differ(state, changed),
         *await office_warnings(state, changed, ids),
