@@ -108,14 +108,14 @@ async def put_back(calendars: CalendarService, campaign: Campaign, step: Calenda
 
 
 def refused_at(name: str, text: str, message: str) -> LoreProblem:
-    """Return a calendar's refusal at its line: the first line naming what the refusal quotes or the era it
-    names (“ra”, “Mudmonth”, the Reed Age), else the file's first line."""
-    said = [m.casefold() for m in _QUOTED.findall(message)]
-    said += [folded_name(m) for m in re.findall(r"\bthe ((?:[A-Z][\w'-]*\s?)+)", message)]
-    lines = text.splitlines()
-    for wanted in said:
+    """Return a calendar's refusal at its line: the last line naming a word the refusal quotes (“ra”, “wet”), or
+    the first naming the era it names (the Reed Age), else the file's first line."""
+    said = [(m.casefold(), True) for m in _QUOTED.findall(message)]
+    said += [(folded_name(m), False) for m in re.findall(r"\bthe ((?:[A-Z][\w'-]*\s?)+)", message)]
+    lines = list(enumerate(text.splitlines(), 1))
+    for wanted, last in said:  # a word said twice ("RA" of two eras) is refused where it is said again
         pattern = re.compile(rf"(?<![\w-]){re.escape(wanted.strip())}(?![\w-])", re.IGNORECASE)
-        for number, line in enumerate(lines, 1):
+        for number, line in reversed(lines) if last else lines:
             found = pattern.search(line)
             if found and wanted.strip():
                 return LoreProblem(file=name, line=number, column=found.start() + 1, message=message)

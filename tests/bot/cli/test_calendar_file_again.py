@@ -144,3 +144,10 @@ def test_an_era_nothing_is_dated_in_leaves_with_its_calendar_file(cli: CliRunner
     assert done.exit_code == 0 and "problem" not in done.output, done.output
     shown = cli.invoke(app, ["canon", "calendar", "-c", "empty", "--as", "gm"]).output
     assert "has no eras" in shown and "Ash Years" not in shown, shown
+
+
+def test_a_word_naming_two_things_is_refused_where_it_is_said_again(cli: CliRunner, tmp_path: Path) -> None:
+    twice = CALENDAR.replace("abbreviation: SA", "abbreviation: RA")
+    refused = _again(cli, tmp_path, twice, "--replace").replace("\n  ", " ")
+    assert "calendar.yaml: line 4, column 40: “ra” would name two things in the calendar" in refused, refused
+    assert "the Salt Age (SA, years 601 onwards)" in _calendar(cli)
