@@ -85,6 +85,8 @@ async def calendars_first(
         if gone and (dropped := await _still_dated(calendars, campaign, name, text, gone)):
             step.problems.append(dropped)
             continue
+        if part is None and own:  # it lists none of its eras any more: those are retconned (asked first)
+            part = (name, b"kind: timeline\neras: []\n")
         if part is not None:
             step.eras.append(part)
         try:
@@ -162,6 +164,7 @@ async def _still_dated(
             return None
         subject, object_id = dated[0]
         era, thing = eras[object_id], (await reader.entities([subject])).get(subject)
+        dated = [d for d in dated if d[1] == object_id]  # those in the era named
     named = in_prose(thing.name, thing.type) if thing else "events"
     what = f"{named} and {len(dated) - 1:,} more" if thing and len(dated) > 1 else named
     line = next((n for n, said in enumerate(text.splitlines(), 1) if said.startswith("eras:")), 1)
