@@ -67,6 +67,8 @@ ASKED = [
     "who killed Tam Reed's mother?",
     "who killed Ned Ash's mother?",
     "who is the father of the king's wife?",
+    "who killed the mother of Mara?",
+    "who killed the mother of Tam Reed?",
 ]
 MARA = "Mara Quell's mother is Ysolde Quell; Hob Greave killed Ysolde Quell."
 ALYS = "Queen Alys is married to Orrin Vale; Orrin Vale's father is Old Vale."
@@ -89,6 +91,8 @@ def test_each_step_of_a_chain_is_followed_and_said(cli: CliRunner, tmp_path: Pat
         ASKED[4]: "Tam Reed's mother is Ysolde Quell; Hob Greave killed Ysolde Quell.",
         ASKED[5]: "Ned Ash's mother is Lia Ash; Hob Greave killed Lia Ash.",
         ASKED[6]: "King Bran is married to Sella Bran; Sella Bran's father is Old Vale.",
+        ASKED[7]: MARA,
+        ASKED[8]: "Tam Reed's mother is Ysolde Quell; Hob Greave killed Ysolde Quell.",
     }
 
 
@@ -96,7 +100,12 @@ def test_a_step_kept_for_the_gm_reads_to_a_player_as_never_written(cli: CliRunne
     player = ask_world(cli, tmp_path, CAMPAIGN, ASKED, citations=False)
     assert player == ask_world(cli, tmp_path, f"{CAMPAIGN}-public", ASKED, citations=False)
     assert player[ASKED[0]] == MARA and player[ASKED[2]] == ALYS
-    # A hidden tie blocks the chain: nothing the table knows, and nothing of the GM's.
-    for blocked in ASKED[4:]:
+    assert player[ASKED[7]] == MARA
+    # A hidden tie blocks the chain: nothing the table knows, and nothing of the GM's; "the mother of" a name
+    # whose mother is the GM's reads as of a name nobody knows.
+    assert player[ASKED[8]] == "Nothing the table knows says who killed the mother of Tam Reed."
+    unknown = ask_world(cli, tmp_path, CAMPAIGN, ["who killed the mother of Zed Pogg?"], citations=False)
+    assert unknown["who killed the mother of Zed Pogg?"] == player[ASKED[8]].replace("Tam Reed", "Zed Pogg")
+    for blocked in [*ASKED[4:7], ASKED[8]]:
         assert player[blocked].startswith("Nothing the table knows"), player
         assert not any(w in player[blocked] for w in ("Ysolde", "Hob", "Sella", "Old Vale")), player
