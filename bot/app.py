@@ -197,7 +197,7 @@ async def build_services(settings: Settings, *, db: Database | None = None, migr
         scheduler=JobScheduler(settings, db) if settings.runs_scheduler else None,
         structured=structured,
         answers=answers,
-        imports=LoreImportService(knowledge, structured, built.reviews, voice),
+        imports=LoreImportService(knowledge, structured, built.reviews, voice, calendars=desks["calendars"]),
         installation=installation,
         wiki=build_wiki(settings, db, built, desks, answers, knowledge),
         **desks,

@@ -174,7 +174,7 @@ class ReplaceButton(
             campaign = await campaign_here(interaction)
             await interaction.response.defer()
             actor = actor_of(interaction, services.settings.gm_role)
-            report = await services.structured.confirm(self.token, campaign, actor)
+            report = await services.imports.confirm_structured(self.token, campaign, actor)
             names = ", ".join(report.replaced_files) or ", ".join(f.file for f in report.files)
             await interaction.edit_original_response(
                 embed=lore_import_embeds.structured_embed(report, names), view=None, allowed_mentions=NONE

@@ -14,6 +14,7 @@ pattern is compiled as usual), and so does a Python whose regex compiler does no
 
 from __future__ import annotations
 
+import _sre
 import contextlib
 import marshal
 import os
@@ -21,6 +22,7 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from re import _compiler, _parser  # type: ignore[attr-defined]
 from typing import Any
 
 #: The file, in the data folder.
@@ -42,31 +44,27 @@ class _Keeper:
     """Stand in for `re._compiler.compile` while installed: build kept patterns from their instructions."""
 
     def __init__(self, compile_: Any, kept: dict[tuple[str | bytes, int], _Parts]) -> None:
-        import _sre
-        from re import _compiler, _parser  # type: ignore[attr-defined]
-
         self.python_compile = compile_
         self.kept = kept
         self.used: dict[tuple[str | bytes, int], _Parts] = {}
         self.added = 0
         self.new_seconds = 0.0
-        self._sre, self._compiler, self._parser = _sre, _compiler, _parser
 
     def __call__(self, pattern: Any, flags: int = 0) -> Any:
-        if not isinstance(pattern, str | bytes) or flags & self._compiler.SRE_FLAG_DEBUG:
+        if not isinstance(pattern, str | bytes) or flags & _compiler.SRE_FLAG_DEBUG:
             return self.python_compile(pattern, flags)
         key = (pattern, flags)
         kept = self.kept.get(key)
         if kept is not None:
             with contextlib.suppress(Exception):  # instructions the engine refuses: compiled as usual below
-                built = self._sre.compile(pattern, *kept)
+                built = _sre.compile(pattern, *kept)
                 self.used[key] = kept
                 return built
         start = time.process_time()
         compiled = self.python_compile(pattern, flags)
         try:
             parts = self._parts(pattern, flags)
-            same = self._sre.compile(pattern, *parts) == compiled and self._same_groups(compiled, parts)
+            same = _sre.compile(pattern, *parts) == compiled and self._same_groups(compiled, parts)
         except Exception:  # Python's compiler made it and ours did not: it is simply not kept
             same = False
         if same:
@@ -77,9 +75,9 @@ class _Keeper:
 
     def _parts(self, pattern: str | bytes, flags: int) -> _Parts:
         """Return the instructions of a pattern, as `re._compiler.compile` makes them."""
-        parsed = self._parser.parse(pattern, flags)
+        parsed = _parser.parse(pattern, flags)
         # Plain numbers: the compiler's opcodes are named numbers, which `marshal` does not keep.
-        code = [int(number) for number in self._compiler._code(parsed, flags)]
+        code = [int(number) for number in _compiler._code(parsed, flags)]
         names: dict[str, int] = parsed.state.groupdict
         by_number: list[str | None] = [None] * parsed.state.groups
         for name, number in names.items():
@@ -118,7 +116,7 @@ def _works(keeper: _Keeper) -> bool:
     try:
         compiled = keeper.python_compile(probe, 0)
         parts = keeper._parts(probe, 0)
-        return bool(keeper._sre.compile(probe, *parts) == compiled and keeper._same_groups(compiled, parts))
+        return bool(_sre.compile(probe, *parts) == compiled and keeper._same_groups(compiled, parts))
     except Exception:  # a Python whose private compiler differs: go without
         return False
 
@@ -129,8 +127,6 @@ def kept_patterns(data_dir: Path) -> Iterator[None]:
 
     Meant for a process that answers a question and ends: patterns compiled in the block come from the file,
     those it lacked are added to it afterwards."""
-    from re import _compiler  # type: ignore[attr-defined]
-
     path = data_dir / FILE_NAME
     keeper = _Keeper(_compiler.compile, _read(path))
     if not _works(keeper):

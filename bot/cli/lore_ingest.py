@@ -19,6 +19,7 @@ from bot.cli.progress import Progress, describe_report
 from canon.errors import GameError
 
 if TYPE_CHECKING:
+    from bot.services.calendar_files import CalendarsFirst
     from memory.knowledge.source_models import ImportReport
 
 
@@ -119,7 +120,6 @@ async def _ingest_all(
 ) -> dict[str, Any]:
     """Import each dialogue into a scene and each prose file (a failed one is reported, the others go on),
     then the YAML files together."""
-    from bot.cli.calendar_files import restore_calendar
     from memory.knowledge.files import expand_paths
     from memory.knowledge.source_models import ImportFailure
 
@@ -152,19 +152,9 @@ async def _ingest_all(
 
                 extracted.append(await extract_imported(services, target, report, failed))
         # The calendar first (its eras imported with the world's files): the dates may be written in its words.
-        yaml_files, eras, (calendar_results, before, calendar_set) = await _calendars_first(
-            services, target, yaml_files
+        calendar_results = await _yaml_with_calendars(
+            services, target, yaml_files, yaml_results, hidden=options["hidden"], replace=replace
         )
-        if yaml_files or eras:  # imported together: structured lore files may refer to each other
-            yaml_results.append(
-                await _ingest_yaml(
-                    services, target, yaml_files, hidden=options["hidden"], replace=replace, extra=eras
-                )
-            )
-            if calendar_set and (
-                yaml_results[-1].get("error") or yaml_results[-1].get("status") == "confirm"
-            ):
-                calendar_results = await restore_calendar(services, target, before, calendar_results)
         failed += [
             ImportFailure(filename=c["file"], error=c["error"]) for c in calendar_results if "error" in c
         ]
@@ -235,17 +225,52 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+async def _yaml_with_calendars(
+    services: Any, target: Any, paths: list[Path], results: list[Any], *, hidden: bool | None, replace: bool
+) -> list[dict[str, str]]:
+    """Import the YAML files together, the calendar files among them set first (appending the import's report
+    to `results`); return what each calendar file did."""
+    from bot.services.calendar_files import put_back, refused_report
+    from bot.services.structured_import import campaign_path
+
+    world, step = await _calendars_first(services, target, paths)
+    done = [{"file": name, "text": text} for name, text in step.done]
+    if step.problems:  # a calendar refused at its line: nothing of the import is written
+        names = [name for name, _ in step.eras] + [campaign_path(p) for p in world]
+        results.append(_reported(refused_report(target, step, sorted({*names, *_named(step)}))))
+    elif world or step.eras:  # imported together: structured lore files may refer to each other
+        results.append(
+            await _ingest_yaml(services, target, world, hidden=hidden, replace=replace, extra=step.eras)
+        )
+        if step.done and (results[-1].get("error") or results[-1].get("status") == "confirm"):
+            await put_back(services.calendars, target, step)
+            return [{"file": c["file"], "error": "not set: the world files were not imported"} for c in done]
+    return done
+
+
 async def _calendars_first(
     services: Any, target: Any, paths: list[Path]
-) -> tuple[list[Path], list[tuple[str, bytes]], tuple[list[dict[str, str]], str | None, bool]]:
-    """Set the calendar files among `paths`; return the world's other files, the eras the calendar files define
-    (imported with those files) and what setting the calendars did (`set_calendars`)."""
-    from bot.cli.calendar_files import calendar_parts, is_calendar_file, set_calendars
+) -> tuple[list[Path], CalendarsFirst]:
+    """Set the calendar files among `paths` (`bot.services.calendar_files`, as `/lore import` does); return the
+    world's other files and what setting the calendars did."""
+    from bot.services.calendar_files import calendars_first
+    from bot.services.structured_import import campaign_path
 
-    calendars = [p for p in paths if is_calendar_file(p)]
-    world = [p for p in paths if p not in calendars]
-    eras = await calendar_parts(services, target, calendars, world)
-    return world, eras, await set_calendars(services, target, calendars)
+    named = {campaign_path(path): path for path in paths}
+    files = [(name, path.read_bytes()) for name, path in named.items()]
+    step = await calendars_first(services.calendars, services.structured, target, files)
+    return [named[name] for name, _ in step.world], step
+
+
+def _named(step: CalendarsFirst) -> list[str]:
+    """Return the names of the calendar files an import gave (those set, refused, or defining eras)."""
+    return [name for name, _ in step.done] + [p.file for p in step.problems]
+
+
+def _reported(report: Any) -> dict[str, Any]:
+    """Return an import's report as `lorekeeper ingest` prints it and its JSON holds it."""
+    said = {"summary": report.summary(), "written": report.written(), "headline": report.headline()}
+    return dict(report.model_dump(mode="json") | said)
 
 
 async def _ingest_yaml(
@@ -267,5 +292,4 @@ async def _ingest_yaml(
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-    said = {"summary": report.summary(), "written": report.written(), "headline": report.headline()}
-    return report.model_dump(mode="json") | said
+    return _reported(report)

@@ -7,6 +7,7 @@ read on the result (`canon.date_reading.read_date`).
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,13 +65,18 @@ class CalendarService:
         """Return the keys of the eras only the GM may see: those a player's calendar hides."""
         return (await (await self.access.reader(session, campaign, Viewer.PLAYER)).calendar()).hidden_eras
 
-    async def set_block(self, campaign: Campaign, text: str) -> CalendarView:
-        """Set the calendar a GM typed (YAML, or sentences as /calendar show writes them), checked against canon's eras; an empty text clears it."""
+    async def set_block(
+        self, campaign: Campaign, text: str, *, restated: Collection[str] = ()
+    ) -> CalendarView:
+        """Set the calendar a GM typed (YAML, or sentences as /calendar show writes them), checked against canon's
+        eras; an empty text clears it. `restated`: the keys of canon's eras that a calendar file imported again
+        defines anew (its own eras of an earlier import), which its block is not checked against."""
 
         async def work(session: AsyncSession) -> tuple[CampaignCalendar, dict[str, Any]]:
             reader = await self.access.reader(session, campaign, Viewer.GM)
             block = parse_block(text, await reader.calendar()) if text.strip() else {}
-            calendar = checked(block, await reader.canon_eras())
+            eras = {key: era for key, era in (await reader.canon_eras()).items() if key not in restated}
+            calendar = checked(block, eras)
             check_today(calendar)
             check_canon_dates(calendar, await dated_keys(reader))  # "month 11" on a calendar of 3: never
             await campaigns.update_campaign_settings(session, campaign.id, {CALENDAR_SETTINGS: block})

@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
+from bot.services.calendar_files import calendars_first, put_back, refused_report
 from bot.services.review import Review, ReviewService
 from bot.services.roster_players import ServerMembers
 from bot.services.structured_import import StructuredImportService
@@ -31,6 +32,7 @@ from memory.knowledge.source_models import ImportReport, ProgressCallback
 from memory.scenes import Actor
 
 if TYPE_CHECKING:
+    from bot.services.calendars import CalendarService
     from bot.voice.extraction import PiecesRead
     from bot.voice.service import VoiceService
 
@@ -114,11 +116,15 @@ class LoreImportService:
         structured: StructuredImportService,
         reviews: ReviewService,
         voice: VoiceService | None = None,
+        *,
+        calendars: CalendarService | None = None,
     ) -> None:
         self.knowledge = knowledge
         self.structured = structured
         self.reviews = reviews
         self.voice = voice
+        # A calendar file among the YAML files is set first, its eras imported with them (`calendar_files`).
+        self.calendars = calendars
 
     def check_upload(self, filename: str, size: int, *, extract: bool = False) -> FileKind:
         """Return what kind of file this is, or raise `InvalidInput` for one no importer takes."""
@@ -185,7 +191,7 @@ class LoreImportService:
                 if value
             )
             files = [(PurePosixPath(name).name, content) for name, content in ((filename, data), *more)]
-            report = await self.structured.import_files(
+            report = await self.import_structured(
                 campaign, files, actor, hidden=bool(hidden), replace=False, members=members
             )
             token = (
@@ -212,6 +218,41 @@ class LoreImportService:
         if not extract:
             return outcome
         return await self.read_into_proposals(campaign, outcome)
+
+    async def import_structured(
+        self,
+        campaign: Campaign,
+        files: Sequence[tuple[str, bytes]],
+        actor: Actor | None,
+        *,
+        hidden: bool,
+        replace: bool,
+        members: ServerMembers | None = None,
+    ) -> IngestReport:
+        """Import YAML files together, a calendar file among them set first and its eras imported with them
+        (`bot.services.calendar_files`, as `lorekeeper ingest` does): a calendar refused at its line writes
+        nothing, and an import not written puts the calendar back as it was."""
+        if self.calendars is None:
+            return await self.structured.import_files(
+                campaign, files, actor, hidden=hidden, replace=replace, members=members
+            )
+        step = await calendars_first(self.calendars, self.structured, campaign, files)
+        if step.problems:
+            return refused_report(campaign, step, [name for name, _ in files])
+        report = await self.structured.import_files(
+            campaign, [*step.world, *step.eras], actor, hidden=hidden, replace=replace, members=members
+        )
+        if step.done and (not report.ok or report.status == "confirm"):
+            await put_back(self.calendars, campaign, step)
+        return report
+
+    async def confirm_structured(self, token: str, campaign: Campaign, actor: Actor | None) -> IngestReport:
+        """Import what a replacing YAML import held (`structured.hold`), replacing the earlier files: its
+        calendar file set again first."""
+        pending = self.structured.take(token, campaign)
+        return await self.import_structured(
+            campaign, pending.files, actor, hidden=pending.hidden, replace=True, members=pending.members
+        )
 
     async def read_into_proposals(
         self, campaign: Campaign, outcome: LoreImport, *, progress: PiecesRead | None = None

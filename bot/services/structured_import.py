@@ -47,6 +47,7 @@ from canon.structured.files import LoadedFile, declared_source, remembered_names
 from canon.structured.ingest import IngestReport, file_hashes, ingest, known_hashes, load_files
 from canon.structured.loader import DEFAULT_MAX_BYTES
 from canon.structured.reports import failed_report
+from canon.structured.versions import load_records
 from memory.scenes import Actor
 
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -103,17 +104,30 @@ class StructuredImportService:
         self._pending[token] = PendingImport(campaign.id, tuple(files), hidden, time.monotonic(), members)
         return token
 
-    async def confirm(self, token: str, campaign: Campaign, actor: Actor | None = None) -> IngestReport:
-        """Import what `hold` kept, replacing the earlier files; `InvalidInput` when it no longer waits."""
+    def take(self, token: str, campaign: Campaign) -> PendingImport:
+        """Return what `hold` kept, no longer held; `InvalidInput` when it no longer waits."""
         pending = self._pending.get(token)
         if pending is None or pending.campaign_id != campaign.id:
             raise InvalidInput(EXPIRED)
         del self._pending[token]
         if time.monotonic() - pending.held_at > PENDING_SECONDS:
             raise InvalidInput(EXPIRED)
+        return pending
+
+    async def confirm(self, token: str, campaign: Campaign, actor: Actor | None = None) -> IngestReport:
+        """Import what `hold` kept, replacing the earlier files; `InvalidInput` when it no longer waits."""
+        pending = self.take(token, campaign)
         return await self.import_files(
             campaign, pending.files, actor, hidden=pending.hidden, replace=True, members=pending.members
         )
+
+    async def entries_of(self, campaign: Campaign, name: str) -> set[str]:
+        """Return the ids of the entries a file of this name wrote in the campaign when it was last imported
+        (none: never imported)."""
+        async with self.db.session() as session:
+            records = await load_records(session, await lineage(session, campaign.id), statements=False)
+        found = records.get(name)
+        return set(found.entries) if found is not None else set()
 
     def _ontology(self, campaign: Campaign) -> Ontology:
         if self.ontology_for is not None:

@@ -37,6 +37,7 @@ from canon.render.drawing import (
     wrap,
 )
 from canon.render.layouts import Box, Rect, TreeLayout
+from canon.render.tree_lines import draw_parent_lines, draw_taken_in_legend
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,7 @@ class FamilyTree:
     title: str
     people: tuple[TreePerson, ...]
     parent_of: tuple[tuple[int, int], ...] = ()  # (parent id, child id)
+    taken_in: tuple[tuple[int, int], ...] = ()  # (parent id, child id): who adopted or fostered the child
     spouses: tuple[tuple[int, int], ...] = ()
     focus: int | None = None
     omitted: int = 0
@@ -82,7 +84,7 @@ def generations(tree: FamilyTree) -> dict[int, int]:
     """
     ids = {p.id for p in tree.people}
     parents: dict[int, list[int]] = defaultdict(list)
-    for parent, child in tree.parent_of:
+    for parent, child in (*tree.parent_of, *tree.taken_in):
         if parent in ids and child in ids and parent != child:
             parents[child].append(parent)
     level: dict[int, int] = {}
@@ -177,10 +179,9 @@ def layout_family_tree(
         )
     )
     parent_links = tuple(sorted({(p, c) for p, c in tree.parent_of if p in shown and c in shown and p != c}))
-    legend: Rect | None = None
-    if marks:
-        legend = (MARGIN, canvas_h - MARGIN + 8, MARGIN + 28, canvas_h - MARGIN + 26)
-        canvas_h += LEGEND_H
+    taken_links = tuple(sorted({(p, c) for p, c in tree.taken_in if p in shown and c in shown and p != c}))
+    legend, canvas_h = _legend(bool(marks), canvas_h)
+    taken_legend, canvas_h = _legend(bool(taken_links) and not wrapped, canvas_h)  # wrapped: no lines drawn
     return TreeLayout(
         width=canvas_w,
         height=canvas_h,
@@ -190,11 +191,20 @@ def layout_family_tree(
         boxes=boxes,
         spouse_links=spouse_links,
         parent_links=parent_links,
+        taken_links=taken_links,
+        taken_legend=taken_legend,
         title=tree.title,
         wrapped=wrapped,
         summary=tuple(summary),
         summary_top=summary_top,
     )
+
+
+def _legend(shown: bool, height: int) -> tuple[Rect | None, int]:
+    """Return where a legend's sample goes at the foot of the picture, and the picture's height with it."""
+    if not shown:
+        return None, height
+    return (MARGIN, height - MARGIN + 8, MARGIN + 28, height - MARGIN + 26), height + LEGEND_H
 
 
 def _kin_of(
@@ -207,7 +217,7 @@ def _kin_of(
             spouse_of[a].append(b)
             spouse_of[b].append(a)
     parents: dict[int, list[int]] = defaultdict(list)
-    for parent, child in tree.parent_of:
+    for parent, child in (*tree.parent_of, *tree.taken_in):
         if parent in people and child in people:
             parents[child].append(parent)
     return spouse_of, parents
@@ -357,7 +367,7 @@ def draw_family_tree(
         canvas.text((MARGIN, layout.summary_top + index * SUMMARY_LINE), line, size=13, fill=INK)
     boxes = layout.boxes
     if not layout.wrapped:
-        _draw_parent_lines(canvas, layout)
+        draw_parent_lines(canvas, layout, GAP_Y)
     for a, b in layout.spouse_links:
         ax0, ay0, ax1, ay1 = boxes[a].rect
         bx0, _, bx1, _ = boxes[b].rect
@@ -381,35 +391,8 @@ def draw_family_tree(
                     anchor="mm",
                 )
     _draw_marks(canvas, layout)
-
-
-def _draw_parent_lines(canvas: Canvas, layout: TreeLayout) -> None:
-    """Join each child to its parents: from the couple's joint (or the parent's bottom) to the child's top."""
-    boxes = layout.boxes
-    # Parent -> child elbows: from the couple's joint (or the parent's bottom) to the child's top.
-    couples = {frozenset(pair) for pair in layout.spouse_links}
-    children_of: dict[int, list[int]] = defaultdict(list)
-    for parent, child in layout.parent_links:
-        children_of[child].append(parent)
-    for child, found in children_of.items():
-        cx0, cy0, cx1, _ = boxes[child].rect
-        child_x = (cx0 + cx1) // 2
-        sources: list[tuple[int, int]] = []
-        remaining = sorted(found)
-        while remaining:
-            parent = remaining.pop(0)
-            partner = next((q for q in remaining if frozenset((parent, q)) in couples), None)
-            px0, py0, px1, py1 = boxes[parent].rect
-            if partner is not None:
-                remaining.remove(partner)
-                qx0, _, qx1, _ = boxes[partner].rect
-                left, right = sorted(((px0 + px1) // 2, (qx0 + qx1) // 2))
-                sources.append(((left + right) // 2, (py0 + py1) // 2))
-            else:
-                sources.append(((px0 + px1) // 2, py1))
-        for sx, sy in sources:
-            mid = cy0 - GAP_Y // 2
-            canvas.line([(sx, sy), (sx, mid), (child_x, mid), (child_x, cy0)], fill=LINE, width=2)
+    if layout.taken_legend is not None:
+        draw_taken_in_legend(canvas, layout.taken_legend)
 
 
 def _draw_marks(canvas: Canvas, layout: TreeLayout) -> None:

@@ -29,13 +29,21 @@ class _Kin:
     parents: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     children: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
     spouses: dict[int, set[int]] = field(default_factory=lambda: defaultdict(set))
+    # Of the parents, those who adopted or fostered the child (drawn with a dashed line): (parent, child).
+    taken_in: set[tuple[int, int]] = field(default_factory=set)
+    by_birth: set[tuple[int, int]] = field(default_factory=set)
+
+
+#: The ties that make a parent: by birth, as the table believes it, and by taking a child in.
+_TAKEN_IN = ("ADOPTIVE_PARENT_OF", "FOSTER_PARENT_OF")
 
 
 async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
     """Return who is whose parent and spouse, as the viewer may see it. A reputed parent (what the table believes:
     REPUTED_PARENT_OF) is drawn as a parent, unless the viewer sees a parent of that child kept for the GM: the
-    GM's picture draws the truth, a player's the story the table believes."""
-    predicates = ["PARENT_OF", "SPOUSE_OF", "REPUTED_PARENT_OF"]
+    GM's picture draws the truth, a player's the story the table believes. One who adopted or fostered a child
+    is drawn as a parent too, by a dashed line (a tie kept for the GM is the GM's alone, as every statement)."""
+    predicates = ["PARENT_OF", "SPOUSE_OF", "REPUTED_PARENT_OF", *_TAKEN_IN]
     statements = await reader.statements(predicates=predicates, with_evidence=False)
     secret = {s.object_id for s in statements if s.predicate == "PARENT_OF" and gm_only(s.visibility)}
     kin = _Kin()
@@ -44,9 +52,13 @@ async def _kinship(reader: CanonReader) -> tuple[_Kin, set[int]]:
         if s.object_id is None or (s.predicate == "REPUTED_PARENT_OF" and s.object_id in secret):
             continue
         ids |= {s.subject_id, s.object_id}
-        if s.predicate in ("PARENT_OF", "REPUTED_PARENT_OF"):
+        if s.predicate in ("PARENT_OF", "REPUTED_PARENT_OF", *_TAKEN_IN):
             kin.parents[s.object_id].add(s.subject_id)
             kin.children[s.subject_id].add(s.object_id)
+            if s.predicate in _TAKEN_IN:
+                kin.taken_in.add((s.subject_id, s.object_id))
+            else:
+                kin.by_birth.add((s.subject_id, s.object_id))
         else:
             kin.spouses[s.subject_id].add(s.object_id)
             kin.spouses[s.object_id].add(s.subject_id)
@@ -101,7 +113,10 @@ async def family_tree_of(
         )
         for i in ordered
     )
-    parent_of = tuple(sorted((p, c) for c in chosen_set for p in kin.parents.get(c, ()) if p in chosen_set))
+    links = sorted((p, c) for c in chosen_set for p in kin.parents.get(c, ()) if p in chosen_set)
+    # A parent by birth too (a child adopted back by a parent) is drawn by birth.
+    parent_of = tuple(link for link in links if link in kin.by_birth)
+    taken_in = tuple(link for link in links if link not in kin.by_birth)
     spouses = tuple(
         sorted(
             {(min(a, b), max(a, b)) for a in chosen_set for b in kin.spouses.get(a, ()) if b in chosen_set}
@@ -111,6 +126,7 @@ async def family_tree_of(
         title=title,
         people=people,
         parent_of=parent_of,
+        taken_in=taken_in,
         spouses=spouses,
         focus=focus,
         omitted=omitted,

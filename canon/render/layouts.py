@@ -35,6 +35,8 @@ class TreeLayout:
         str, ...
     ] = ()  # the lines saying who is not drawn (past `SUMMARY_PAST`), and how to see them
     summary_top: int = 0
+    taken_links: tuple[tuple[int, int], ...] = ()  # (parent, child): adopted or fostered, drawn dashed
+    taken_legend: Rect | None = None  # the legend saying what the dashed line means, when one is drawn
 
 
 @dataclass(frozen=True)

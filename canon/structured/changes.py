@@ -33,6 +33,7 @@ def slot_words(slot: str, names: Mapping[str, str]) -> str:
     if kind == "rel":
         predicate, _, ends = rest.partition("|")
         source, _, target = ends.partition("|")
+        target = target.partition("|")[0]  # `rel|LEADS|ann|guild|2`: a second span of the same tie
         return "that " + relation_sentence(predicate, _name(source, names), _name(target, names))
     key, _, what = rest.partition("|")
     name = _name(key, names)

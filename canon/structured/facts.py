@@ -319,6 +319,8 @@ class FactBuilder:
                 slot = f"rel|{kind}|{target_id}|{source_id}"
             else:
                 slot = f"rel|{kind}|{source_id}|{target_id}"
+            if slot in own:  # one who led twice: each span a fact of its own (`kinds.spans`)
+                slot = _next_slot(slot, own)
             visibility = relation.visibility
             # statement_fingerprint("relation", source, kind, target, None, validity, visibility), inlined.
             text = f"relation{_SEP}{source}{_SEP}{kind}{_SEP}{target}{_SEP}{_SEP}{bounds}{_SEP}{visibility}"
@@ -356,6 +358,14 @@ def _keep_secret_ties(facts: dict[str, dict[str, Fact]]) -> None:
                 own[slot] = dataclasses.replace(
                     fact, visibility=hidden, fp=tie_fingerprint(fact, hidden.value)
                 )
+
+
+def _next_slot(slot: str, own: dict[str, Fact]) -> str:
+    """Return the slot of a tie a file states again for another span: `rel|LEADS|ann|guild|2`, then `|3`."""
+    times = 2
+    while f"{slot}|{times}" in own:
+        times += 1
+    return f"{slot}|{times}"
 
 
 def _text_date(text: Any) -> tuple[str | None, int | None]:

@@ -80,7 +80,7 @@ class Normaliser:
         # A relation's record values (its visibility still to decide) and the entry declaring it.
         self.relations: list[tuple[dict[str, Any], str]] = []
         # Each edge recorded, by (relation, source, target): its record values.
-        self.relation_keys: dict[tuple[str, str, str], dict[str, Any]] = {}
+        self.relation_keys: dict[tuple[str, ...], dict[str, Any]] = {}
         self.life_events: list[LifeEvent] = []
         self.players: list[RosterPlayer] = []
         self.unresolved: list[UnresolvedReference] = []
@@ -206,9 +206,9 @@ class Normaliser:
         valid_from: WorldDate | None = None,
         valid_until: WorldDate | None = None,
         gm_only: bool = False,
+        again: int = 0,
     ) -> None:
-        """Record the edge `RELATION_FIELDS` assigns to this field, and check the reference (`gm_only`: the
-        edge is the GM's alone, whatever its ends)."""
+        """Record this field's edge and check its reference (`gm_only`: the GM's; `again`: a tie's earlier span)."""
         spec = self.relation_fields[(entity_type, field_name)]
         # One item kept for the GM (`parents: [Ann, {name: Bo, gm_only: true}]`) is the GM's edge; one written with
         # its date (`spouses: [{name: Bo, married: 640}]`) starts then.
@@ -223,7 +223,7 @@ class Normaliser:
         relation = spec.relation
         key = (
             (relation, dest, source) if relation in SYMMETRIC and dest < source else (relation, source, dest)
-        )
+        ) + ((str(again),) if again else ())
         known = self.relation_keys.get(key)
         if known is not None:
             _said_again(self.v, known, gm_only, valid_from, loc)

@@ -99,6 +99,8 @@ RelationType = Literal[
     "DEFEATED",
     "WON",
     "HELD_AT",
+    "DIED_AT",
+    "DIED_IN",
     "HOMELAND_OF",
     "INHABITS",
     "LEADS",

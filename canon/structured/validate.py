@@ -16,7 +16,7 @@ from pydantic import BaseModel, ValidationError
 
 from canon.calendar import CalendarRules, DateError, WorldDate
 from canon.campaign_calendar import CampaignCalendar, era_key_for
-from canon.structured.items import is_marriage, named_item
+from canon.structured.items import SPAN_FIELDS, is_marriage, named_item
 from canon.structured.problems import Problems
 from canon.structured.scalars import FAILED, NULLS, read_scalar
 from canon.structured.schemas import (
@@ -341,11 +341,23 @@ class Validator:
                 continue
             seen: set[str] = set()
             for index, target in enumerate(targets):
-                if target in seen:
+                if target in seen and not spans_apart(self.item_dates, (*loc, name), targets, target):
                     self.report(
                         (*loc, name, index), f'{self.label((*loc, name))} lists "{target}" more than once'
                     )
                 seen.add(target)
+
+
+def spans_apart(dated: Mapping[Loc, WorldDate], at: Loc, targets: list[str], target: str) -> bool:
+    """Tell whether a name a faction's `leaders` (an item's `holders`) lists again is given a span each time:
+    one who led twice, with others between, is two spans (`kinds.spans` checks that they do not overlap)."""
+    if at[-1] not in SPAN_FIELDS:
+        return False
+    return all(
+        (*at, index) in dated or (*at, index, "end") in dated
+        for index, said in enumerate(targets)
+        if said == target
+    )
 
 
 def _name_for_id(

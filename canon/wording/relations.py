@@ -43,6 +43,8 @@ PHRASES: Mapping[str, str] = {
     "LIVES_IN": "{s} lives in {o}",
     "BORN_IN": "{s} was born in {o}",
     "HELD_AT": "{s} is held at {o}",
+    "DIED_AT": "{s} died at {o}",
+    "DIED_IN": "{s} died in {o}",
     "SEAT_OF": "{s} is the seat of {o}",
     "HOMELAND_OF": "{s} is the homeland of {o}",
     "CULTURE_OF": "{s} is the culture of {o}",

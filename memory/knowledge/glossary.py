@@ -185,6 +185,11 @@ RELATED: dict[str, tuple[str, ...]] = {
     "restore": ("regain", "regains", "heal", "heals"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
+    # How a value is worked out: the books give the sum ("equals 10 + ...").
+    "formula": ("equal to", "equals"),
+    "calculate": ("equal to", "equals"),
+    "calculated": ("equal to", "equals"),
+    "make": ("create", "creates"),
 }
 
 _SPACE = re.compile(r"\s+")

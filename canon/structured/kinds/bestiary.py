@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import define_hiding
 from canon.structured.schemas import (
     AGENTS,
     PLACES,
@@ -40,6 +41,8 @@ class Creature(Entry):
     first_appeared: Date | None = None
     description: Text | None = None
     defeated_by: list[Ref] = Field(default_factory=list)
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class BestiaryFile(LoreModel):
@@ -59,9 +62,7 @@ def normalise(n: Normaliser, document: BestiaryFile) -> None:
             "first_appeared": n.date_text(creature.first_appeared),
             "description": creature.description,
         }
-        visibility = creature.visibility or "public"
-        n.define("Creature", creature.id, creature.name, attributes, visibility, loc)
-        n.link_fields("Creature", creature, loc)
+        define_hiding(n, "Creature", creature, attributes, loc)
         if creature.first_appeared is not None:
             appeared_loc = (*loc, "first_appeared")
             n.check_date(creature.id, creature.first_appeared, appeared_loc, "first_appeared")

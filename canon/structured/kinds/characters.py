@@ -77,6 +77,8 @@ class Character(Entry):
     adoptive_parents: list[Ref] = Field(default_factory=list)
     foster_parents: list[Ref] = Field(default_factory=list)
     held_at: Ref | None = None
+    # Where they died (DIED_AT): "where did X die?".
+    died_at: Ref | None = None
     # The people the character belongs to, as a family tree's member says it (MEMBER_OF a Culture).
     culture: Ref | None = None
     # Kin told outside any family tree (a secret father: `gm_only: [parents]`), as a family tree's members say it.
@@ -194,6 +196,10 @@ KIND = KindSpec(
         # A family tree's members are held somewhere too (the family tree links it as the characters do).
         RelationField(
             entity_type="Person", field="held_at", relation="HELD_AT", outgoing=True, target_types=PLACES
+        ),
+        # Where one died, on a character or a family tree's member alike (kept with `died` by `gm_only: [died]`).
+        RelationField(
+            entity_type="Person", field="died_at", relation="DIED_AT", outgoing=True, target_types=PLACES
         ),
         # A husband or a wife, as a family tree's `spouse_of` (a tree's member may write `spouse:` too).
         RelationField(

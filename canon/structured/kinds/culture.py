@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import define_hiding
 from canon.structured.schemas import (
     PLACES,
     Entry,
@@ -39,6 +40,8 @@ class Culture(Entry):
     language: Ref | None = None
     homeland: Ref | None = None
     description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class Language(Entry):
@@ -49,6 +52,8 @@ class Language(Entry):
     script: Text | None = None
     speakers: list[Ref] = Field(default_factory=list)
     description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class Deity(Entry):
@@ -62,6 +67,8 @@ class Deity(Entry):
     symbol: Text | None = None
     worshipped_by: list[Ref] = Field(default_factory=list)
     description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class CultureFile(LoreModel):
@@ -77,27 +84,11 @@ def normalise(n: Normaliser, document: CultureFile) -> None:
     for culture in document.cultures:
         loc = n.v.loc_of(culture)
         attributes: dict[str, JsonValue] = {"description": culture.description}
-        n.define(
-            "Culture",
-            culture.id,
-            culture.name,
-            attributes,
-            culture.visibility or "public",
-            loc,
-        )
-        n.link_fields("Culture", culture, loc)
+        define_hiding(n, "Culture", culture, attributes, loc)
     for language in document.languages:
         loc = n.v.loc_of(language)
         attributes = {"script": language.script, "description": language.description}
-        n.define(
-            "Language",
-            language.id,
-            language.name,
-            attributes,
-            language.visibility or "public",
-            loc,
-        )
-        n.link_fields("Language", language, loc)
+        define_hiding(n, "Language", language, attributes, loc)
     for deity in document.deities:
         loc = n.v.loc_of(deity)
         attributes = {
@@ -107,8 +98,7 @@ def normalise(n: Normaliser, document: CultureFile) -> None:
             "symbol": deity.symbol,
             "description": deity.description,
         }
-        n.define("Deity", deity.id, deity.name, attributes, deity.visibility or "public", loc)
-        n.link_fields("Deity", deity, loc)
+        define_hiding(n, "Deity", deity, attributes, loc)
 
 
 KIND = KindSpec(

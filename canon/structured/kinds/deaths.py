@@ -22,7 +22,7 @@ def check_death(n: Normaliser, person: LoreModel, loc: Loc) -> None:
     status = getattr(person, "status", None)
     if status is None or status in _DIED_STATES:
         return
-    for field in ("cause_of_death", "public_cause_of_death", "killed_by"):
+    for field in ("cause_of_death", "public_cause_of_death", "killed_by", "died_at"):
         if getattr(person, field, None) is not None and not faked_death(person, field):
             n.v.report(
                 (*loc, field),

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from canon.structured.schemas import LoreModel
+from pydantic import JsonValue
+
+from canon.structured.schemas import EntityType, LoreModel, Visibility
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
     from canon.structured.validate import Loc
 
 # Fields that cannot be hidden one by one: the entry itself says who may see it (`visibility: gm_only`).
-_NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
+NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
 # Fields that say one thing, once or as a list: hiding one hides the others.
 _ONE_SECRET: tuple[frozenset[str], ...] = (
     frozenset({"spouse", "spouses", "spouse_of"}),
@@ -38,7 +40,7 @@ def hidden_fields(
     allowed = [
         name
         for name in type(entry).model_fields
-        if name not in _NOT_HIDEABLE and (hideable is None or name in hideable)
+        if name not in NOT_HIDEABLE and (hideable is None or name in hideable)
     ]
     hidden: list[str] = ["gm_notes"]
     for index, written in enumerate(named):
@@ -51,7 +53,7 @@ def hidden_fields(
                 f'"gm_only" lists "{written}", which is not a field it can hide; it may list: {", ".join(allowed)}',
             )
     if "died" in hidden:
-        hidden.append("cause_of_death")
+        hidden.extend(name for name in ("cause_of_death", "died_at") if name in type(entry).model_fields)
     for group in _ONE_SECRET:
         if any(name in group and getattr(entry, name) in (None, []) for name in hidden):
             hidden.extend(sorted(name for name in group - set(hidden) if name in allowed))
@@ -75,3 +77,16 @@ def status_told(n: Normaliser, entry: LoreModel, loc: Loc, hidden: tuple[str, ..
     if "status" in hidden and status not in (None, "alive") and "born" not in hidden:
         return (*hidden, "born")
     return hidden
+
+
+def define_hiding(
+    n: Normaliser, entity_type: EntityType, entry: LoreModel, attributes: dict[str, JsonValue], loc: Loc
+) -> None:
+    """Define an entry of a kind with no more to it than its fields and their edges (a creature, a culture, a
+    deity, a spell, ...), its `gm_notes` and the fields its `gm_only:` lists the GM's alone, as a character's."""
+    hidden = hidden_fields(n, entry, loc)
+    attributes = {**attributes, "gm_notes": getattr(entry, "gm_notes", None)}
+    name = str(getattr(entry, "name", ""))
+    visibility: Visibility = getattr(entry, "visibility", None) or "public"
+    n.define(entity_type, str(getattr(entry, "id", "")), name, attributes, visibility, loc, hidden)
+    n.link_fields(entity_type, entry, loc, gm_only=hidden)

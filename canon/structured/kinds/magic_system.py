@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
+from canon.structured.kinds.hidden import define_hiding
 from canon.structured.schemas import (
     PRACTITIONERS,
     Entry,
@@ -34,6 +35,8 @@ class MagicSystem(Entry):
     source: Text | None = None
     practitioners: list[Ref] = Field(default_factory=list)
     description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class Spell(Entry):
@@ -46,6 +49,8 @@ class Spell(Entry):
     school: Text | None = None
     practitioners: list[Ref] = Field(default_factory=list)
     description: Text | None = None
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
 
 
 class MagicSystemFile(LoreModel):
@@ -60,20 +65,11 @@ def normalise(n: Normaliser, document: MagicSystemFile) -> None:
     for system in document.systems:
         loc = n.v.loc_of(system)
         attributes: dict[str, JsonValue] = {"source": system.source, "description": system.description}
-        n.define(
-            "MagicSystem",
-            system.id,
-            system.name,
-            attributes,
-            system.visibility or "public",
-            loc,
-        )
-        n.link_fields("MagicSystem", system, loc)
+        define_hiding(n, "MagicSystem", system, attributes, loc)
     for spell in document.spells:
         loc = n.v.loc_of(spell)
         attributes = {"level": spell.level, "school": spell.school, "description": spell.description}
-        n.define("Spell", spell.id, spell.name, attributes, spell.visibility or "public", loc)
-        n.link_fields("Spell", spell, loc)
+        define_hiding(n, "Spell", spell, attributes, loc)
 
 
 KIND = KindSpec(

@@ -65,6 +65,8 @@ class Event(Entry):
     day: Day | None = None
     location: Ref | None = None
     participants: list[Ref] = Field(default_factory=list)
+    # Who died in it (DIED_IN): "who died in the Battle of X?".
+    deaths: list[Ref] = Field(default_factory=list)
     # How it ended: who won (WON edges), the outcome in words, a treaty's terms.
     winner: Ref | None = None
     winners: list[Ref] = Field(default_factory=list)
@@ -276,10 +278,11 @@ def _event(
             valid_from=date,
             gm_only="location" in hidden,
         )
-    for field_name in ("participants", "winners"):
+    for field_name in ("participants", "winners", "deaths"):
         for index, agent in enumerate(getattr(event, field_name)):
             at = (*loc, field_name, index)
-            n.link("Event", field_name, event.id, at, agent, valid_from=date, gm_only=field_name in hidden)
+            since = None if field_name == "deaths" else date  # a death is no state that holds from a day on
+            n.link("Event", field_name, event.id, at, agent, valid_from=since, gm_only=field_name in hidden)
     if event.winner is not None:
         at = (*loc, "winner")
         n.link("Event", "winner", event.id, at, event.winner, valid_from=date, gm_only="winner" in hidden)
@@ -381,10 +384,15 @@ def _checked(n: Normaliser, date: WorldDate, era_id: str | None, outer_eras: lis
 #: An event's fields the GM may hide one by one (its date and era make the event itself: hide it whole).
 _EVENT_HIDEABLE = frozenset(
     {
-        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners"),
+        *("aliases", "in_fiction_date", "location", "participants", "winner", "winners", "deaths"),
         *("outcome", "public_outcome", "terms", "description", "significance"),
     }
 )
+
+
+def event_hideable() -> frozenset[str]:
+    """Return an event's fields the GM may hide one by one (the cheat-sheet lists them)."""
+    return _EVENT_HIDEABLE
 
 
 KIND = KindSpec(
@@ -416,6 +424,13 @@ KIND = KindSpec(
         ),
         RelationField(
             entity_type="Event", field="winners", relation="WON", outgoing=False, target_types=HOUSES_TOO
+        ),
+        RelationField(
+            entity_type="Event",
+            field="deaths",
+            relation="DIED_IN",
+            outgoing=False,
+            target_types=("Person", "Creature"),
         ),
     ),
     read_root=read_root,

@@ -25,6 +25,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_words import fold_words, sections_of, sentences
+from memory.knowledge.retrieval.event_said import names_event, said_of_event
 
 __all__ = ["asks_came_of", "came_of_answer"]
 
@@ -48,8 +49,8 @@ _RESULT = re.compile(
 )
 #: "how did Ansel meet his end" asks a death (`answer_deaths`).
 _DEATH = re.compile(r"\bmeet\w*\s+(?:his|her|their|its)\s+end\b", re.IGNORECASE)
+_DESCRIBED = re.compile("description")
 _TYPED = re.compile(r"outcomes?|results?|upshot|aftermath|consequences?", re.IGNORECASE)
-_SMALL = frozenset({"the", "of", "a", "an", "at", "in", "on", "and"})
 
 
 def asks_came_of(question: str) -> bool:
@@ -64,12 +65,6 @@ def _event(question: str, facts: Sequence[CanonFact]) -> tuple[int, CanonFact] |
         if is_event(fact) and fact.matched and set(fold_words(fact.matched)) <= asked:
             return number, fact
     return None
-
-
-def _about(text: str, words: Sequence[str]) -> bool:
-    """Tell whether a text names the event: every word of its name but the small ones."""
-    said = set(fold_words(text))
-    return bool(words) and all(w in said for w in words)
 
 
 def came_of_answer(
@@ -88,19 +83,20 @@ def came_of_answer(
         named = in_prose(event.entity_name, "Event")
         text = f"At {named}, the {attribute_words(typed[0])} was {typed[1].strip().rstrip('.')}. [{number}]"
         return _answer(text, [number], citations)
-    told = [s for s in sentences(event.description or "") if _RESULT.search(s)]
-    if told:  # the event's own description says how it ended
-        return _answer(f"{told[0].strip().rstrip('.')}. [{number}]", [number], citations)
-    words = [w for w in fold_words(event.entity_name) if w not in _SMALL]
+    described = event.description or (event.typed(_DESCRIBED) or ("", ""))[1]  # a timeline's `description:`
+    told = [s for s in sentences(described) if _RESULT.search(s)]
+    name = event.entity_name
+    if told:  # the event's own description says how it ended, said of the event by name
+        return _answer(f"{said_of_event(name, told[0])}. [{number}]", [number], citations)
     for passage, result in enumerate(results, len(facts) + 1):
         if not result.is_fact:
             continue
-        headed = _about(" ".join(result.heading_path), words)
+        headed = names_event(" ".join(result.heading_path), name)
         for heading, text in sections_of(result.text):
-            inside = headed if heading is None else _about(heading, words) or headed
+            inside = headed if heading is None else names_event(heading, name) or headed
             for sentence in sentences(text):
-                if (inside or _about(sentence, words)) and _RESULT.search(sentence):
-                    return _answer(f"{sentence.strip().rstrip('.')}. [{passage}]", [passage], citations)
+                if (inside or names_event(sentence, name)) and _RESULT.search(sentence):
+                    return _answer(f"{said_of_event(name, sentence)}. [{passage}]", [passage], citations)
     return None
 
 

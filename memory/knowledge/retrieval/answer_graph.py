@@ -54,7 +54,7 @@ from memory.knowledge.retrieval.answer_qualified import qualified_answer
 from memory.knowledge.retrieval.answer_sizes import size_answer
 from memory.knowledge.retrieval.answer_tenures import held_answer
 from memory.knowledge.retrieval.answer_ties import ties_answer
-from memory.knowledge.retrieval.answer_told import told_answer, told_sentence
+from memory.knowledge.retrieval.answer_told import told_answer
 from memory.knowledge.retrieval.answer_which import renumbered, which_answer, which_meant
 from memory.knowledge.retrieval.answer_words import (
     RELATION_WORDS,
@@ -64,9 +64,11 @@ from memory.knowledge.retrieval.answer_words import (
     sentences,
 )
 from memory.knowledge.retrieval.answer_years import lived_answer, year_answer
+from memory.knowledge.retrieval.event_said import told_of
 from memory.knowledge.retrieval.heads import head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import ruler_answer
+from memory.knowledge.retrieval.step_said import step_first
 
 __all__ = ["graph_answer"]
 
@@ -269,23 +271,21 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
 
 
 def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
-    """Return a card line as the answer says it: a description (or notes) by the sentence of it holding the
-    words asked, said of its subject (`told_sentence`), never the whole text after "…'s description:"."""
+    """Return a card line as said: a description by its sentence holding the words asked, of its subject by name."""
     for attribute in _TOLD:
         head = f"{possessive(fact.entity_name)} {attribute}: "
         if line.startswith(head):
             told = sentences(line[len(head) :])
             held = [s for s in told if all(has_word(set(fold_words(s)), w) for w in asked)]
-            return told_sentence(fact.entity_name, (held or told or [line[len(head) :]])[0])
+            return told_of(fact, (held or told or [line[len(head) :]])[0])
     return line
 
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
-    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
-    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
-    answered from the family of the one it asks about (`answer_kin`). An event named by a clause is said as one
-    (`canon.wording.clauses`: "The Gilded Eel opened at …")."""
+    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; cards
+    read in the order the question's form asks them (`_by_form`), cited by their own numbers. A name given in
+    part that several share asks which one (`answer_which`); a question of kin or marriage is answered from the
+    family of the one it asks about (`answer_kin`); an event named by a clause is said as one (`clauses`)."""
     found = _from_graph(question, facts)
     if found is None:
         return None
@@ -309,7 +309,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         or family_answer(question, facts)
     )
     if kin is not None:
-        return kin
+        return step_first(kin, steps)  # "Mara Quell's mother is Ysolde Quell; Hob Greave killed Ysolde Quell"
     if steps:
         return _two_step(question, steps)
     return which_meant(question, facts, _in_form_order) or _in_form_order(question, facts)
@@ -370,7 +370,7 @@ def _deed_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
         if not said:
             continue  # the verb's stem in other words ("Pell's crown" for "who crowned Pell")
         # "Brother Halvard is the old priest …, who crowned Tamsin"; "Nell Quarrow poisoned …" for "She poisoned …"
-        return f"{told_sentence(fact.entity_name, said[0])}. [{number}]", number
+        return f"{told_of(fact, said[0])}. [{number}]", number
     return None
 
 

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
+from memory.knowledge.retrieval.death_places import death_place
 from memory.knowledge.retrieval.lives import (
     death_cause,
     held_at,
@@ -137,6 +138,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             cause = death_cause(fact.entity_name, described)
             death = _line(fact, _DEATH_LINE)
             placed = cause if cause and _PLACED.search(cause) else None
+            where = death_place(fact)
+            if where:  # the file says where (`died_at`) or in what (an event's `deaths`)
+                return " ".join(f"{s}." for s in (where, death) if s) + f" [{number}]", number
             if death and (placed or ", in " in death):
                 said = [s for s in (placed, death if " died " in death or not placed else None) if s]
                 return " ".join(f"{s}." for s in said) + f" [{number}]", number

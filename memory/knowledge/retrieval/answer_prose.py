@@ -26,9 +26,10 @@ from canon.wording.word_forms import root
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer import numbered
-from memory.knowledge.retrieval.answer_came_of import came_of_answer
+from memory.knowledge.retrieval.answer_came_of import asks_came_of, came_of_answer
 from memory.knowledge.retrieval.answer_creatures import creatures_answer
 from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_qualified import SAYS_HIDDEN, doubts_a_tie, other_sex
 from memory.knowledge.retrieval.answer_sizes import asks_size, counts_people
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sections_of, sentences
@@ -155,8 +156,14 @@ def prose_beside(
     beasts = creatures_answer(question, facts, results)  # the creatures of a place, by canon and prose
     if beasts is not None:
         return beasts
-    if graph is None or graph.startswith("Nothing the table knows"):
-        came = came_of_answer(question, facts, results)  # what came of an event, by canon or prose
+    # What came of an event, by canon or prose: after its winner or outcome (`answer_outcomes`), before a card's
+    # line that merely holds a word asked ("came back").
+    if (
+        graph is None
+        or graph.startswith("Nothing the table knows")
+        or (asks_came_of(question) and outcome_answer(question, facts) is None)
+    ):
+        came = came_of_answer(question, facts, results)
         if came is not None:
             return came
     counted = _population(question, graph, facts, results)

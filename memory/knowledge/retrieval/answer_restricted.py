@@ -10,8 +10,10 @@ it with sand?" with no. `restricted` reads such a sentence against the question:
    bound, the sentence's own yes or no (a negated sentence: no); beyond it, the opposite of a positive sentence
    (beyond a negated one the rule says nothing);
 2. an exception ("unless", "except", "only if", "only when", "only by"): the question meeting it (holding most of
-   its words) turns a negated rule's no into yes; not meeting it, a negated rule is no, an "only" rule no, and a
-   positive rule with "unless" yes.
+   its words) turns a negated rule's no into yes; not meeting it, a negated rule is no, a positive rule with
+   "unless" yes, and an "only" rule no when the question offers something else where the rule names what it
+   allows ("scour it *with sand*" of "only with vinegar"); an "only" rule the question offers nothing to ("can a
+   stunned creature talk" of "can speak only falteringly") gives no verdict.
 `unsaid` says which of a question's words a limiting sentence may leave out: the amount it bounds, and the name
 of a thing of a kind the sentence speaks of ("a 5th level *hold monster*": a spell, of "spells of 6th level or
 lower"), when a passage found is that thing's, under a part of its book the sentence names.
@@ -76,6 +78,8 @@ _EXCEPTION = re.compile(
 _NEGATION = re.compile(
     r"\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|\w+n't)\b", re.IGNORECASE
 )
+#: The words after "only" that name what a question may offer instead ("only with vinegar": "with sand").
+_OFFERED = frozenset({"by", "with", "on", "to", "for"})
 #: The share of an exception's words the question must hold to meet it.
 MET = 0.5
 
@@ -204,7 +208,12 @@ def restricted(question: str, sentence: str) -> str | None:
     if limit.negated:
         return "Yes" if met else "No"
     if limit.kind == "only":
-        return "Yes" if met and word != "No" else "No"
+        if met:
+            return "Yes" if word != "No" else "No"
+        # Only "with a tar knife": a question offering something else ("with a chisel") is answered no; one
+        # offering nothing ("can a stunned creature talk" of "can speak only falteringly") is the rule's to say.
+        offered = limit.by in _OFFERED and re.search(rf"\b{limit.by}\b", question, re.IGNORECASE)
+        return "No" if offered or word == "No" else None
     if word is not None:
         return "No" if met else word
     return "No" if met else "Yes"

@@ -43,6 +43,13 @@ events:
     year: 414
     era: The Lantern Count
     location: Corbel Weir
+  - name: The Burning of the Reedmarket
+    year: 416
+    description: It started in the cloth stalls at dusk. The reeves fled and never came back.
+  - name: The Lock Flood
+    year: 417
+    description: The water rose over the lock gates. In the end the town moved uphill.  # secret
+    gm_only: [description]  # secret
   - name: The Night of Lamps  # secret
     year: 415  # secret
     era: The Lantern Count  # secret
@@ -146,20 +153,24 @@ BEASTS = {
     ),
     "who lives in Corbel Weir?": "Lune Penhallow lives in Corbel Weir.",
 }
+#: The bible's sentence saying how the siege ended names no siege: the answer names the event it tells of.
+SIEGE = (
+    "The Siege of Corbel Weir: On the forty-first day the millers opened the sluices and drowned the siege camp; "
+    "the river-lords withdrew and paid a blood-price of a thousand marks."
+)
 CAME_OF = {
-    "what came of the Siege of Corbel Weir?": (
-        "On the forty-first day the millers opened the sluices and drowned the siege camp; the river-lords "
-        "withdrew and paid a blood-price of a thousand marks."
-    ),
-    "how did the Siege of Corbel Weir end?": (
-        "On the forty-first day the millers opened the sluices and drowned the siege camp; the river-lords "
-        "withdrew and paid a blood-price of a thousand marks."
-    ),
-    "what happened after the siege of corbel weir?": (
-        "On the forty-first day the millers opened the sluices and drowned the siege camp; the river-lords "
-        "withdrew and paid a blood-price of a thousand marks."
-    ),
+    "what came of the Siege of Corbel Weir?": SIEGE,
+    "how did the Siege of Corbel Weir end?": SIEGE,
+    "what happened after the siege of corbel weir?": SIEGE,
     "what came of the Drowning Fair?": "At the Drowning Fair, the outcome was the fair was never held again.",
+    # The timeline's description says it; its words "came back" are no answer to "what came of".
+    "what came of the Burning of the Reedmarket?": (
+        "The Burning of the Reedmarket: The reeves fled and never came back."
+    ),
+    "what was the result of the burning of the reedmarket?": (
+        "At the Burning of the Reedmarket, the reeves fled and never came back."
+    ),
+    "what came of the Lock Flood?": "Nothing the table knows says what came of the Lock Flood.",
 }
 
 
@@ -201,6 +212,7 @@ def test_beasts_and_results_read_from_canon_and_prose(cli: CliRunner, tmp_path: 
         "Gorse Hollow: Wild dogs hunt the gorse at dusk. Chalk wyrms nest under the Dry Downs, asleep for a "
         "hundred years."
     )
+    assert gm["what came of the Lock Flood?"] == "The Lock Flood: In the end the town moved uphill."
     assert gm["how did the Tallow Riot end?"] == (
         "The Tallow Riot ended when the guild hanged its own candle-master to buy peace."
     )

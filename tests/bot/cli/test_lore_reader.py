@@ -79,6 +79,31 @@ def test_a_lore_question_does_not_load_the_whole_application(cli_env: DatabaseTa
     assert "Nothing the table knows" in done.stdout
 
 
+def test_a_lore_question_does_not_look_for_pydantic_plugins_and_other_commands_do(
+    cli_env: DatabaseTarget,
+) -> None:
+    # Looking for plugins reads every installed package's entry points; a question has no use for them.
+    assert CliRunner().invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    probe = (
+        "import os, sys\n"
+        "from bot.cli.main import main\n"
+        "sys.argv = ['lorekeeper', *sys.argv[1:]]\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from pydantic.plugin import _loader\n"
+        "print('PLUGINS LOOKED FOR', _loader._plugins is not None, os.environ.get('PYDANTIC_DISABLE_PLUGINS'))\n"
+    )
+
+    def looked_for(*args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True, cwd=REPO
+        )
+        return done.stdout
+
+    asked = looked_for("lore", "who rules the reach", "--campaign", "Reach")
+    assert "PLUGINS LOOKED FOR False __all__" in asked and "Nothing the table knows" in asked, asked
+    assert "PLUGINS LOOKED FOR True None" in looked_for("campaign", "list")
+
+
 def test_the_lore_reader_loads_no_model_index_or_whole_application_until_a_question_needs_them() -> None:
     # Building the reader is cheap: the vector index and the embedding model load on a question's first vector
     # search, and nothing of the whole application (`bot.app`) or of importing knowledge comes with it.

@@ -144,7 +144,7 @@ def test_gm_only_canon_answers_the_gm_and_reads_as_unknown_to_a_player(
     (people,) = ask(cli, tmp_path, ["how many people are there"], gm=True).values()
     assert people.startswith("There are twelve people: Aubric Thane, Brother Halvard")
     (master,) = ask(cli, tmp_path, ["what is the hidden master"], gm=True).values()
-    assert master.startswith("Pact of the Drowned: Nell Quarrow swore herself to the hidden master")
+    assert master.startswith("The Pact of the Drowned: Nell Quarrow swore herself to the hidden master")
     (master,) = ask(cli, tmp_path, ["what is the hidden master"]).values()
     assert master == "Nothing the table knows says what the hidden master is."
     (people,) = ask(cli, tmp_path, ["how many people are there"]).values()

@@ -306,4 +306,7 @@ def test_a_calendar_given_with_the_world_files_is_set_first(cli: CliRunner, tmp_
     assert "3 Sheaf, year 612" in card.stdout, card.stdout
     (tmp_path / "calendar.yaml").write_text(CALENDAR + "seasons: [{name: wet, months: [Mudmonth]}]\n")
     bad = cli.invoke(app, ["ingest", "calendar.yaml", "--campaign", CAMPAIGN])
-    assert bad.exit_code == 1 and "calendar.yaml: The season “wet” names “Mudmonth”" in bad.stdout
+    assert (
+        bad.exit_code == 1
+        and "calendar.yaml: line 3, column 18: The season “wet” names “Mudmonth”" in bad.stdout
+    )

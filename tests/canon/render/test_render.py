@@ -292,3 +292,30 @@ def test_a_large_tree_draws_its_first_generations_and_says_who_else_there_is() -
     assert f"{len(tree.people) - len(layout.boxes)} more in generations" in said
     assert "/canon tree name:" in said
     assert layout.summary_top + len(layout.summary) * 18 <= layout.height
+
+
+def test_a_child_taken_in_is_joined_to_who_took_them_in_by_a_dashed_line_the_legend_explains() -> None:
+    from canon.render.drawing import LINE, MUTED
+    from canon.render.tree_lines import TAKEN_IN_TEXT
+
+    people = tuple(TreePerson(i, name) for i, name in ((1, "Ysolt"), (2, "Aldo"), (3, "Corm"), (4, "Wenna")))
+    tree = FamilyTree(
+        title="Wenna", people=people, parent_of=((1, 4), (2, 4)), taken_in=((3, 4),), spouses=((1, 2),)
+    )
+    picture = render_family_tree(tree)
+    layout = picture.layout
+    assert isinstance(layout, TreeLayout)
+    assert layout.parent_links == ((1, 4), (2, 4)) and layout.taken_links == ((3, 4),)
+    # Who took her in stands in her parents' row, above her.
+    assert layout.boxes[3].rect[1] == layout.boxes[1].rect[1] < layout.boxes[4].rect[1]
+    image = decode(picture.png)
+    x0, _, x1, y1 = layout.boxes[3].rect
+    down = next(x for x in range(x0, x1) if image.getpixel((x, y1 + 3)) == MUTED)  # the dashed line's leg
+    below = [image.getpixel((down, y)) for y in range(y1 + 1, y1 + 30)]
+    assert LINE not in below and any(p != MUTED for p in below)  # dashes: ink, then gaps
+    assert layout.taken_legend is not None and layout.taken_legend[3] <= layout.height
+    assert TAKEN_IN_TEXT == "dashed line: adopted or fostered"
+    # A tree of parents by birth only has no dashed line and no legend.
+    plain = render_family_tree(FamilyTree(title="Wenna", people=people, parent_of=((1, 4), (2, 4), (3, 4))))
+    assert isinstance(plain.layout, TreeLayout) and plain.layout.taken_legend is None
+    assert plain.layout.height < layout.height

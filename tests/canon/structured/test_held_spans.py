@@ -92,3 +92,17 @@ def test_a_bad_span_is_an_error_at_its_line(item: str, said: str) -> None:
     assert not result.ok
     (problem,) = result.problems
     assert problem.line == 8 and said in problem.message, problem
+
+
+def test_one_who_led_twice_is_an_edge_for_each_span() -> None:
+    result = _load(
+        "factions:\n  - name: The Lamplighters\n    leader: Idra Venn\n    leaders:\n"
+        "      - {name: Idra Venn, from: 600, to: 620}\n      - {name: Colm Tarrow, from: 620, to: 640}\n"
+        "      - {name: Idra Venn, from: 640}\n"
+    )
+    assert result.ok, result.problems
+    assert _edges(result, "LEADS") == [
+        ("idra_venn", "600", "620", "public", 10),
+        ("colm_tarrow", "620", "640", "public", 11),
+        ("idra_venn", "640", None, "public", 12),  # `leader:` names her too: the last span
+    ]

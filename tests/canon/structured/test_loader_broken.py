@@ -200,13 +200,13 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             4,
             5,
             'unknown field "habitats" (did you mean "habitat"?); allowed fields: id, name, aliases, species, '
-            "alignment, habitat, first_appeared, description, defeated_by, visibility",
+            "alignment, habitat, first_appeared, description, defeated_by, gm_notes, gm_only, visibility",
         ),
         (
             5,
             5,
             'unknown field "weight"; allowed fields: id, name, aliases, species, alignment, habitat, '
-            "first_appeared, description, defeated_by, visibility",
+            "first_appeared, description, defeated_by, gm_notes, gm_only, visibility",
         ),
     ],
     "broken_unknown_kind.yaml": [
@@ -246,7 +246,7 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             7,
             5,
             'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, sex, born, '
-            "died, birth_name, birthplace, cause_of_death, public_cause_of_death, killed_by, adoptive_parents, "
+            "died, died_at, birth_name, birthplace, cause_of_death, public_cause_of_death, killed_by, adoptive_parents, "
             "foster_parents, held_at, parents, children, reputed_parents, spouse_of, "
             "spouse, culture, home, faction, factions, lineage, titles, status, public_status, ties, description, "
             "gm_notes, gm_only, visibility, spouses (= spouse_of), born_as (= birth_name), maiden_name (= "

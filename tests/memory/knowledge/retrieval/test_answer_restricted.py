@@ -29,6 +29,15 @@ Rot can be scraped out only with a tar knife or a hot iron. Scraping takes an ho
 ## Storm Charms
 
 A storm charm can't calm a gale of 8 knots or more. Charms are sold by the harbour witch.
+
+## Ward Stones
+
+Wardens make ward stones from river flint. A ward stone fades after a week. You can create a permanent ward
+stone by burying it under a lighthouse for one winter.
+
+## Crew Morale
+
+The crew's morale is noted on the ship's sheet. A crew's morale equals 10 + the captain's Charisma modifier.
 """
 
 
@@ -76,6 +85,9 @@ A storm charm can't calm a gale of 8 knots or more. Charms are sold by the harbo
             "Yes",
         ),
         ("do ghosts cross running water", "Ghosts cross water freely unless it is running water.", "No"),
+        # "Only" of a manner, or of a condition the question does not offer an alternative to: no verdict.
+        ("can a dazed sailor talk", "A dazed sailor can speak only in whispers.", None),
+        ("can I sail at night", "You can sail only when the moon is up.", None),
         # The exception's head word must be said: "with a knife" is not "with a tar knife ... " alone.
         ("can I scrape rot with my spoon and a knife", "Rot can be scraped out only with tar.", "No"),
         # No limit: not this module's.
@@ -120,3 +132,16 @@ async def test_a_yes_no_question_is_answered_by_the_limit_of_the_rule_it_asks_ab
     assert (await said("would a storm charm calm a gale of 5 knots?")).startswith("Yes")
     # A rule without a limit is read as before: said outright, yes.
     assert (await said("does the keeper trim the lamp?")).startswith("Yes")
+
+
+async def test_how_a_thing_is_made_or_worked_out_is_answered_in_the_books_words(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Saltmarsh Crossing")
+    await service.import_bytes(campaign, "harbour.md", HARBOUR.encode())
+    # "make" is said "create"; a formula is said "equals".
+    answer = await service.ask(campaign, "how do I make a ward stone permanent?", viewer=Viewer.PLAYER)
+    assert answer.reply is not None and "burying it under a lighthouse" in answer.reply.text
+    answer = await service.ask(campaign, "crew morale formula?", viewer=Viewer.PLAYER)
+    assert answer.reply is not None and "10 + the captain's Charisma modifier" in answer.reply.text

@@ -1,4 +1,5 @@
-"""The eras a calendar file given to `lorekeeper ingest` names, made eras of canon with the world's files.
+"""The eras a calendar file given with the world's files names (`/lore import`, `lorekeeper ingest`), made eras of
+canon with those files.
 
 A calendar file that lists `eras:` (name, abbreviation, start, end) defines them for the import it is given with:
 the dates of the timeline and of every other file of that import may name them, as if a timeline of the import
@@ -12,42 +13,46 @@ reported where the GM wrote it.
 from __future__ import annotations
 
 import re
-from pathlib import Path
+from collections.abc import Collection, Sequence
 from typing import Any
 
 import yaml
 
-__all__ = ["calendar_block", "calendar_eras"]
+__all__ = ["calendar_block", "calendar_eras", "folded_name"]
 
 #: The keys of a calendar's era that a timeline's era takes as they are.
-_ERA_KEYS = ("name", "abbreviation", "start", "end", "visibility")
+_ERA_KEYS = ("name", "abbreviation", "start", "end", "parent_era", "description", "visibility")
+#: The keys of a calendar's era that are canon's, not the calendar's: the era `calendar_eras` imports says them.
+_CANON_KEYS = ("visibility", "parent_era", "description")
 
 
-def _folded(name: str) -> str:
+def folded_name(name: str) -> str:
+    """Return an era's name as names are matched: without a leading \"the\", in one case, spaced once."""
     return re.sub(r"^the\s+", "", " ".join(str(name).split()).casefold())
 
 
-def calendar_block(path: Path) -> str:
-    """Return a calendar file's text as the calendar block takes it: without `kind: calendar`, and without the
-    eras' `visibility` (who may see an era is canon's, written by the era `calendar_eras` imports)."""
-    text = path.read_text(encoding="utf-8")
+def calendar_block(text: str) -> str:
+    """Return a calendar file's text as the calendar block takes it: without `kind: calendar`, and without what
+    of its eras is canon's (who may see one, its parent era, its description: the era `calendar_eras` imports
+    says them)."""
     lines = [line for line in text.splitlines() if line.strip().casefold() != "kind: calendar"]
-    if "visibility" not in text:
+    if not any(key in text for key in _CANON_KEYS):
         return "\n".join(lines)
     data = yaml.safe_load("\n".join(lines))
     for era in data.get("eras") or () if isinstance(data, dict) else ():
         if isinstance(era, dict):
-            era.pop("visibility", None)
+            for key in _CANON_KEYS:
+                era.pop(key, None)
     return str(yaml.safe_dump(data, allow_unicode=True, sort_keys=False))
 
 
-def _defined_eras(paths: list[Path]) -> set[str]:
+def _defined_eras(texts: Sequence[bytes]) -> set[str]:
     """Return the names of the eras the world's other YAML files define (a timeline's `eras:` or `era:`)."""
     names: set[str] = set()
-    for path in paths:
+    for data in texts:
         try:
-            documents = list(yaml.safe_load_all(path.read_text(encoding="utf-8")))
-        except (OSError, UnicodeDecodeError, yaml.YAMLError):
+            documents = list(yaml.safe_load_all(data.decode("utf-8")))
+        except (UnicodeDecodeError, yaml.YAMLError):
             continue  # the importer says what is wrong with it
         for document in documents:
             if not isinstance(document, dict):
@@ -57,15 +62,17 @@ def _defined_eras(paths: list[Path]) -> set[str]:
             for era in [*eras, document]:
                 named = era.get("name") or era.get("era") if isinstance(era, dict) else None
                 if named:
-                    names.add(_folded(str(named)))
+                    names.add(folded_name(str(named)))
     return names
 
 
-def calendar_eras(calendar: Path, name: str, others: list[Path], known: set[str]) -> tuple[str, bytes] | None:
+def calendar_eras(
+    text: str, name: str, others: Sequence[bytes], known: Collection[str]
+) -> tuple[str, bytes] | None:
     """Return the timeline part that defines the eras a calendar file lists (named `name`, as the calendar file
     is known), each at the line it is written on, leaving out those the world's `others` files or canon
-    (`known`: era names) define; None when there is none to define."""
-    text = calendar.read_text(encoding="utf-8")
+    (`known`: era names; those the calendar file itself defined before are its own again) define; None when
+    there is none to define."""
     try:
         root = yaml.compose(text)
     except yaml.YAMLError:
@@ -76,7 +83,7 @@ def calendar_eras(calendar: Path, name: str, others: list[Path], known: set[str]
     if found is None or not isinstance(found[1], yaml.SequenceNode):
         return None
     key, eras_node = found
-    taken = _defined_eras(others) | {_folded(n) for n in known}
+    taken = _defined_eras(others) | {folded_name(n) for n in known}
     items = eras_node.value
     # Each era at the line it is written on (a problem is reported there), unless they share the key's line.
     aligned = all(item.start_mark.line > key.start_mark.line for item in items)
@@ -88,7 +95,7 @@ def calendar_eras(calendar: Path, name: str, others: list[Path], known: set[str]
     written = 0
     for item in items:
         era: Any = yaml.safe_load(yaml.serialize(item))
-        if not isinstance(era, dict) or not era.get("name") or _folded(era["name"]) in taken:
+        if not isinstance(era, dict) or not era.get("name") or folded_name(era["name"]) in taken:
             continue
         said = {k: era[k] for k in _ERA_KEYS if k in era}
         flow = yaml.safe_dump(said, default_flow_style=True, allow_unicode=True, sort_keys=False, width=10**6)
