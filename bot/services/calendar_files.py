@@ -85,6 +85,8 @@ async def calendars_first(
         if gone and (dropped := await _still_dated(calendars, campaign, name, text, gone)):
             step.problems.append(dropped)
             continue
+        if part is None and own:  # it lists none of its eras any more: those are retconned (asked first)
+            part = (name, b"kind: timeline\neras: []\n")
         if part is not None:
             step.eras.append(part)
         try:
@@ -106,14 +108,14 @@ async def put_back(calendars: CalendarService, campaign: Campaign, step: Calenda
 
 
 def refused_at(name: str, text: str, message: str) -> LoreProblem:
-    """Return a calendar's refusal at its line: the first line naming what the refusal quotes or the era it
-    names (“ra”, “Mudmonth”, the Reed Age), else the file's first line."""
-    said = [m.casefold() for m in _QUOTED.findall(message)]
-    said += [folded_name(m) for m in re.findall(r"\bthe ((?:[A-Z][\w'-]*\s?)+)", message)]
-    lines = text.splitlines()
-    for wanted in said:
+    """Return a calendar's refusal at its line: the last line naming a word the refusal quotes (“ra”, “wet”), or
+    the first naming the era it names (the Reed Age), else the file's first line."""
+    said = [(m.casefold(), True) for m in _QUOTED.findall(message)]
+    said += [(folded_name(m), False) for m in re.findall(r"\bthe ((?:[A-Z][\w'-]*\s?)+)", message)]
+    lines = list(enumerate(text.splitlines(), 1))
+    for wanted, last in said:  # a word said twice ("RA" of two eras) is refused where it is said again
         pattern = re.compile(rf"(?<![\w-]){re.escape(wanted.strip())}(?![\w-])", re.IGNORECASE)
-        for number, line in enumerate(lines, 1):
+        for number, line in reversed(lines) if last else lines:
             found = pattern.search(line)
             if found and wanted.strip():
                 return LoreProblem(file=name, line=number, column=found.start() + 1, message=message)
@@ -162,6 +164,7 @@ async def _still_dated(
             return None
         subject, object_id = dated[0]
         era, thing = eras[object_id], (await reader.entities([subject])).get(subject)
+        dated = [d for d in dated if d[1] == object_id]  # those in the era named
     named = in_prose(thing.name, thing.type) if thing else "events"
     what = f"{named} and {len(dated) - 1:,} more" if thing and len(dated) > 1 else named
     line = next((n for n, said in enumerate(text.splitlines(), 1) if said.startswith("eras:")), 1)

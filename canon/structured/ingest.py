@@ -40,6 +40,7 @@ from canon.structured.changes import say_changes
 from canon.structured.era_years import calendar_years_differ
 from canon.structured.facts import FactBuilder, event_dates
 from canon.structured.files import LoadedFile, content_hash, file_hashes, load_files
+from canon.structured.import_checks import import_checks
 from canon.structured.office_checks import office_warnings
 from canon.structured.plan import check_endpoints, entity_ids, plan_entities
 from canon.structured.prevail import Checks
@@ -52,13 +53,14 @@ from canon.structured.reports import (
     failed_report,
 )
 from canon.structured.resolve import build_index
-from canon.structured.standing import file_warnings, open_conflicts
+from canon.structured.standing import open_conflicts
 from canon.structured.state import IngestState
 from canon.structured.statements import write_statements
 from canon.structured.ties import keep_ties
 from canon.structured.told import secrets_told_elsewhere
 from canon.structured.versions import known_hashes, load_records
 from canon.structured.write import Writer
+from canon.wording import Wording
 
 __all__ = [
     "ChangeCounts",
@@ -132,7 +134,7 @@ async def _ingest(
     )
     if not changed:
         # Nothing written, but the files' warnings still stand: the loader's, and the conflicts left open.
-        standing = [*file_warnings(files), *await open_conflicts(state, files)]
+        standing = await open_conflicts(state, files)  # the files' own checks: `with_unchanged_warnings`
         return done_report(state, "unchanged", None, standing)
     index = await build_index(state)
     if state.errors:
@@ -168,7 +170,7 @@ async def _ingest(
     await say_changes(state, ids)
     await writer.write_rows()
     warnings = [
-        *file_warnings(files),
+        *import_checks(files, Wording(calendar=(await state.reader.calendar()).words())),
         *told,
         *await calendar_years_differ(state, changed),
         *await office_warnings(state, changed, ids),

@@ -51,6 +51,7 @@ KIND_WORDS = {
     "office_outside_life": "An office held outside its holder's life",
     "office_two_holders": "Two holders of one office at once",
     "truth_shown": "A truth told otherwise, left public",
+    "leader_spans_differ": "A leader's years said two ways",
 }
 
 

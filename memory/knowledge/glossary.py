@@ -245,10 +245,14 @@ def _expanded(
 def _patterns(terms: tuple[str, ...]) -> list[tuple[str, re.Pattern[str]]]:
     """Return a glossary's terms, longest first, each with the pattern finding it as a whole word (compiled once
     per set of terms: a question is read through the glossary several times)."""
-    return [
-        (term, re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE))
-        for term in sorted(terms, key=len, reverse=True)
-    ]
+    return [(term, _pattern(term)) for term in sorted(terms, key=len, reverse=True)]
+
+
+@functools.lru_cache(maxsize=8192)
+def _pattern(term: str) -> re.Pattern[str]:
+    """Return the pattern finding a term as a whole word (each compiled once: a question's glossary is read as
+    several sets of terms, the whole one and those its question used)."""
+    return re.compile(r"(?<![\w'])" + re.escape(term) + r"(?![\w'])", re.IGNORECASE)
 
 
 def checked_entry(term: str, meaning: str, terms: Mapping[str, str]) -> tuple[str, str]:

@@ -50,6 +50,8 @@ async def test_a_calendar_file_is_imported_from_discord_with_the_world_s_files(w
     assert "Greening" in shown
     asked = await emu.invoke(chan, pat, "lore ask", question="when was the Siege of Osk?")
     assert "3 Greening, year 450 of the Reed Age" in everything(asked.message), everything(asked.message)
+    flood = await emu.invoke(chan, pat, "lore ask", question="when was the Flood of Harl?")
+    assert "year 620 of the Salt Age" in everything(flood.message), everything(flood.message)
 
     # Imported again with the Salt Age kept for the GM: the GM confirms, and a player's calendar loses it.
     hidden = CALENDAR.replace("start: 601}", "start: 601, visibility: gm_only}")
@@ -62,6 +64,9 @@ async def test_a_calendar_file_is_imported_from_discord_with_the_world_s_files(w
     await emu.click(held.message, button, gm)
     assert "Salt" not in await _shown(world, pat)
     assert "the Salt Age (SA, years 601 onwards, GM only)" in await _shown(world, gm)
+    # The next question reads the calendar anew: the era is the GM's now, and no date of a player's.
+    flood = await emu.invoke(chan, pat, "lore ask", question="when was the Flood of Harl?")
+    assert "Salt" not in everything(flood.message), everything(flood.message)
 
 
 async def test_a_calendar_file_refused_on_discord_is_refused_at_its_line(world: World) -> None:

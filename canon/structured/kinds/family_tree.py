@@ -49,6 +49,8 @@ if TYPE_CHECKING:
 _FOUNDING_ANCESTOR: tuple[TargetType, ...] = ("Person",)
 #: The fields a house that is a faction too shares with a faction's (`kinds/factions.py`), written as edges.
 _HOUSE_FIELDS = ("leader", "seat", "allies", "rivals")
+#: The house's own fields its `gm_only` may list (its members are entries of their own, hidden one by one).
+_HOUSE_HIDEABLE = frozenset({"aliases", "founding_ancestor", "description", "goals", *_HOUSE_FIELDS})
 
 
 class Person(Entry):
@@ -122,6 +124,9 @@ class FamilyTreeFile(LoreModel):
     allies: list[Ref] = Field(default_factory=list)
     rivals: list[Ref] = Field(default_factory=list)
     goals: list[Text] = Field(default_factory=list)
+    # The house's fields only the GM may read (`gm_only: [seat, allies]`), as a faction's.
+    gm_notes: Text | None = None
+    gm_only: list[Text] = Field(default_factory=list)
     members: list[Person] = Field(default_factory=list)
 
 
@@ -139,8 +144,10 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     if document.goals:
         attributes["goals"] = list(document.goals)
     name = document.name or lineage
-    n.define("Lineage", lineage, name, attributes, lineage_visibility, ("lineage",))
-    _link_house(n, document)
+    hidden = hidden_fields(n, document, (), _HOUSE_HIDEABLE)
+    attributes["gm_notes"] = document.gm_notes
+    n.define("Lineage", lineage, name, attributes, lineage_visibility, ("lineage",), hidden)
+    _link_house(n, document, hidden)
     if document.founding_ancestor is not None:
         expected = _FOUNDING_ANCESTOR
         n.refer(lineage, ("founding_ancestor",), "founding_ancestor", document.founding_ancestor, expected)
@@ -192,14 +199,15 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     )
 
 
-def _link_house(n: Normaliser, document: FamilyTreeFile) -> None:
-    """Record what a house that is a faction too says of itself: its leader, seat, allies and rivals."""
+def _link_house(n: Normaliser, document: FamilyTreeFile, hidden: tuple[str, ...]) -> None:
+    """Record what a house that is a faction too says of itself: its leader, seat, allies and rivals (`hidden`:
+    the fields its `gm_only` keeps for the GM)."""
     for field_name in _HOUSE_FIELDS:
         value = getattr(document, field_name)
         targets = value if isinstance(value, list) else [value] if value is not None else []
         for index, target in enumerate(targets):
             at = (field_name, index) if isinstance(value, list) else (field_name,)
-            n.link("Lineage", field_name, document.lineage, at, target)
+            n.link("Lineage", field_name, document.lineage, at, target, gm_only=field_name in hidden)
     for index, rival in enumerate(document.rivals):
         if rival in document.allies:
             n.v.report(("rivals", index), f'"{rival}" is listed both as an ally and as a rival')

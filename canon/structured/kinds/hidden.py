@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from canon.structured.validate import Loc
 
 # Fields that cannot be hidden one by one: the entry itself says who may see it (`visibility: gm_only`).
-_NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
+NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
 # Fields that say one thing, once or as a list: hiding one hides the others.
 _ONE_SECRET: tuple[frozenset[str], ...] = (
     frozenset({"spouse", "spouses", "spouse_of"}),
@@ -40,7 +40,7 @@ def hidden_fields(
     allowed = [
         name
         for name in type(entry).model_fields
-        if name not in _NOT_HIDEABLE and (hideable is None or name in hideable)
+        if name not in NOT_HIDEABLE and (hideable is None or name in hideable)
     ]
     hidden: list[str] = ["gm_notes"]
     for index, written in enumerate(named):

@@ -390,6 +390,11 @@ _EVENT_HIDEABLE = frozenset(
 )
 
 
+def event_hideable() -> frozenset[str]:
+    """Return an event's fields the GM may hide one by one (the cheat-sheet lists them)."""
+    return _EVENT_HIDEABLE
+
+
 KIND = KindSpec(
     name="timeline",
     keys=("era", "eras", "events", "parent_era", "start", "end"),

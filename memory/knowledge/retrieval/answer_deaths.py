@@ -26,7 +26,7 @@ from memory.knowledge.retrieval.answer_happenings import is_event, names_list
 from memory.knowledge.retrieval.answer_outcomes import said_of
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
-from memory.knowledge.retrieval.death_places import listed_dead
+from memory.knowledge.retrieval.death_places import died_here, listed_dead
 from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asks_who_died
 
 __all__ = ["deaths_answer"]
@@ -179,11 +179,21 @@ def deaths_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     when it asks no such thing or names no event canon holds."""
     if not asks_who_died(question):
         return None
+    here = died_here(question, facts)  # a place asked about, and those its file says died there (`died_at`)
     events = [(n, f) for n, f in enumerate(facts, 1) if is_event(f)]
     named = [(n, f) for n, f in events if not set(fold_words(f.matched)) <= EVENT_NOUNS] or events
     if not named:
-        return None
+        if here is None:
+            return None
+        dead_here, spot, number = here
+        opening = "Yes: " if _YES_NO.match(question) else ""
+        return f"{opening}{died_here_sentence(dead_here, spot)}. [{number}]", number
     first_number, first = named[0]
+    asked_words = set(fold_words(question))
+    if here is not None and any(
+        set(fold_words(f.entity_name)) - {"the", "of"} <= asked_words for _, f in named
+    ):
+        here = None  # an event is asked about ("the Battle of Ember Ford"), not the place its name holds
     place = next(
         (
             (n, f)
@@ -206,6 +216,13 @@ def deaths_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         if unnamed:
             told = " ".join(f"{said_of(event.entity_name, s, 'In')}." for s in unnamed)
             said.append(f"{'Yes: ' if yes and not said else ''}{told} [{number}]")
+    if here is not None:  # those a file says died at the place, beyond those its events name
+        told = " ".join(said)
+        more = [who for who in here[0] if who not in told]
+        if more:
+            said.append(
+                f"{'Yes: ' if yes and not said else ''}{died_here_sentence(more, here[1])}. [{here[2]}]"
+            )
     if said:
         return " ".join(said), first_number
     anyone = "anyone died" if yes else "how many died" if many else "who died"
@@ -233,3 +250,8 @@ def _places_of(place: CanonFact) -> list[str]:
         for r in place.relations
         if r.predicate.upper() == "OCCURRED_AT" and r.object.casefold() == me
     ]
+
+
+def died_here_sentence(dead: Sequence[str], place: str) -> str:
+    """Return "Garrick Thorne died at Ember Ford" of those a file says died at a place (`died_at`)."""
+    return f"{names_list(list(dead), opens=True)} died at {in_prose(place, 'Location')}"

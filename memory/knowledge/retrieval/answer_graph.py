@@ -68,6 +68,7 @@ from memory.knowledge.retrieval.event_said import told_of
 from memory.knowledge.retrieval.heads import head_answer
 from memory.knowledge.retrieval.heirs import heir_answer
 from memory.knowledge.retrieval.rulers import ruler_answer
+from memory.knowledge.retrieval.step_said import step_first
 
 __all__ = ["graph_answer"]
 
@@ -281,11 +282,10 @@ def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:
 
 
 def graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; the
-    cards are read in the order the question's form asks them (`_by_form`), cited by their own numbers. A
-    name given in part that several share asks which one (`answer_which`); a question of kin or marriage is
-    answered from the family of the one it asks about (`answer_kin`). An event named by a clause is said as one
-    (`canon.wording.clauses`: "The Gilded Eel opened at …")."""
+    """Return an answer from the canon graph (a relation, or the card of the entity asked about), or None; cards
+    read in the order the question's form asks them (`_by_form`), cited by their own numbers. A name given in
+    part that several share asks which one (`answer_which`); a question of kin or marriage is answered from the
+    family of the one it asks about (`answer_kin`); an event named by a clause is said as one (`clauses`)."""
     found = _from_graph(question, facts)
     if found is None:
         return None
@@ -309,7 +309,7 @@ def _from_graph(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         or family_answer(question, facts)
     )
     if kin is not None:
-        return kin
+        return step_first(kin, steps)  # "Mara Quell's mother is Ysolde Quell; Hob Greave killed Ysolde Quell"
     if steps:
         return _two_step(question, steps)
     return which_meant(question, facts, _in_form_order) or _in_form_order(question, facts)

@@ -45,6 +45,7 @@ from memory.knowledge.retrieval.lives import story_date
 from memory.knowledge.retrieval.nouns import common_nouns
 from memory.knowledge.retrieval.offices import office_holders
 from memory.knowledge.retrieval.places import around
+from memory.knowledge.retrieval.question_reads import Reads
 from memory.knowledge.retrieval.rulers import seated
 from memory.knowledge.retrieval.shared_names import family_names
 from memory.knowledge.retrieval.steps import inner_step, stepped
@@ -100,12 +101,17 @@ class EntityFinder:
         extension = campaign.settings.get("ontology")
         return self._base_ontology.extended(extension) if extension else self._base_ontology
 
-    async def names(self, reader: CanonReader, viewer: Viewer) -> Names:
-        """Return the entity names and aliases the viewer may see, folded, cached until canon changes."""
+    async def names(self, reader: CanonReader, viewer: Viewer, reads: Reads | None = None) -> Names:
+        """Return the entity names and aliases the viewer may see, folded, cached until canon changes (its last
+        changeset, read once while nothing shown changes: `reads`)."""
         campaigns = [step.campaign_id for step in reader.steps]
-        stamp = await reader.session.scalar(
-            select(func.max(ChangesetRow.id)).where(ChangesetRow.campaign_id.in_(campaigns))
-        )
+
+        async def last() -> int | None:
+            return await reader.session.scalar(
+                select(func.max(ChangesetRow.id)).where(ChangesetRow.campaign_id.in_(campaigns))
+            )
+
+        stamp = await (reads if reads is not None else Reads()).once(("changeset", tuple(campaigns)), last)
         if stamp is None:  # no canon written in this lineage yet
             return {}, [], {}
         lineage_key = (tuple(campaigns), int(stamp))
@@ -146,12 +152,13 @@ class EntityFinder:
         viewer: Viewer,
         config: SearchConfig,
         knowing: Knowing | None = None,
+        reads: Reads | None = None,
     ) -> tuple[list[CanonFact], list[EntityMatch]]:
         """Return the cards of canon entities named in the question (exact, then fuzzy on word windows)."""
         if config.max_entities == 0:
             return [], []
         reader = CanonReader(session, steps, self.ontology(campaign), viewer=viewer, knowing=knowing)
-        names = await self.names(reader, viewer)
+        names = await self.names(reader, viewer, reads)
         if not names[0]:
             return [], []
         counted = await of_type(reader, question)

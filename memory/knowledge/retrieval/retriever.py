@@ -164,23 +164,20 @@ class Retriever(CampaignReads):
             words += [w for w in lists.corrections.values() if w not in words]
         timings["typos"] = _ms(mark)
 
-        semantic_task: asyncio.Task[tuple[list[tuple[int, float, str]], str]] | None = None
-        if config.mode != "lexical":
-            later = [await self.typos.fixed(session, text, allowed, config, unseen) for text in embedding[1]]
-            semantic_task = asyncio.create_task(
-                self.semantic.search(
-                    corrected(question, lists.corrections),
-                    allowed,
-                    blocked,
-                    versions,
-                    config,
-                    embedding[0].vectors,
-                    unseen=unseen,
-                    ahead=later,
-                )
-            )
+        semantic_task = await self._semantic(
+            session,
+            corrected(question, lists.corrections),
+            allowed,
+            blocked,
+            versions,
+            config,
+            unseen,
+            embedding,
+        )
         mark = time.perf_counter()
-        facts, matches = await self.entities.find(session, campaign, steps, question, viewer, config, knowing)
+        facts, matches = await self.entities.find(
+            session, campaign, steps, question, viewer, config, knowing, embedding[0]
+        )
         # A name given as an alias, in part or misspelt is searched by the entity's name too.
         named = [f.entity_name for f in facts] + [m.matched for m in matches]
         words += [w for name in named for w in fulltext.query_words(name) if w not in words]
@@ -218,6 +215,27 @@ class Retriever(CampaignReads):
             if lists.semantic_status.startswith(("failed", "stale", "disabled")):
                 lists.warnings.append(f"semantic search unavailable ({lists.semantic_status}): words only")
         return Found(allowed, blocked, words, lists, facts, matches, unseen)
+
+    async def _semantic(
+        self,
+        session: AsyncSession,
+        question: str,
+        allowed: dict[int, SourceLite],
+        blocked: list[SourceLite],
+        versions: dict[int, tuple[str, str]],
+        config: SearchConfig,
+        unseen: frozenset[int],
+        embedding: tuple[Reads, Sequence[str]],
+    ) -> asyncio.Task[tuple[list[tuple[int, float, str]], str]] | None:
+        """Start the semantic search of a question as corrected (None: words only), embedding with it the texts the
+        question searches next, as their own searches correct them."""
+        if config.mode == "lexical":
+            return None
+        later = [await self.typos.fixed(session, text, allowed, config, unseen) for text in embedding[1]]
+        search = self.semantic.search(
+            question, allowed, blocked, versions, config, embedding[0].vectors, unseen=unseen, ahead=later
+        )
+        return asyncio.create_task(search)
 
     async def _for_coverage(
         self, session: AsyncSession, found: Found, question: str, config: SearchConfig
@@ -265,11 +283,11 @@ class Retriever(CampaignReads):
             reader = CanonReader(
                 session, steps, self.entities.ontology(campaign), viewer=viewer, knowing=knowing
             )
-            named = {w for folded in (await self.entities.names(reader, viewer))[0] for w in folded.split()}
+            named = {
+                w for folded in (await self.entities.names(reader, viewer, reads))[0] for w in folded.split()
+            }
             for typed in list(found):
-                if typed in named or await fulltext.word_exists(
-                    session, typed, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
-                ):
+                if typed in named or await self.typos.exists(session, typed, allowed, unseen):
                     del found[typed]
         return corrected(question, found)
 

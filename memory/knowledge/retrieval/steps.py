@@ -7,7 +7,8 @@ the question named them, each with the step in words ("Ilin Sarr is a member of 
 of the question it stands for, so the answer can say both steps in one go (`answer_graph`). A relation the asker
 may not see is no step: the question then reads as one about someone with no such relative. A chain of kin
 ("Tove's dad's brother's wife") is read one tie at a time, each from the one before, and stops, saying so, at a
-tie that names no one or several.
+tie that names no one or several. "The mother of Mara" names a relative as "Mara's mother" does, when the question
+asks something else of her ("who killed the mother of Mara").
 """
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ _ALL_KIN = "|".join(sorted(KIN_WORDS, key=len, reverse=True))
 _CHAIN = re.compile(
     rf"(?P<owner>[\w' -]+?)(?:'s|s')\s+(?P<chain>(?:(?:{_ALL_KIN})(?:'s|s')\s+)+(?:{_ALL_KIN}))\b(?!-in-law)"
 )
+#: A relative named as "the mother of Mara", asked something else of ("who killed the mother of Mara").
+_KIN_OF = re.compile(
+    r"\bthe\s+(?P<word>father|mother|parents?|husband|wife|spouse|sons?|daughters?|child|children)\s+of\s+"
+    r"(?P<owner>[\w' -]+?)\s*$"
+)
 _ARTICLES = frozenset({"the", "a", "an"})
 _LONGEST = 5
 
@@ -116,6 +122,8 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     if hop is not None:
         return Step(span=hop.span, said=hop.said, found=hop.found)
     match = _GROUP_OF.search(folded) or _OWNED.search(folded)
+    if match is None and (kin_of_match := _kin_of(folded)) is not None:
+        return await _kin_of_step(reader, kin_of_match, named)
     if match is None:
         kin = _KIN_OWNED.search(folded)
         return await _kin_step(reader, folded, kin, named) if kin is not None else None
@@ -155,6 +163,37 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
         said = f"{name} is {title}; {said}"
     span = match.group(0) if match.re is _GROUP_OF else f"{words}'s {match['word']}"
     return Step(span=span, said=said, found=tuple(found))
+
+
+def _kin_of(folded: str) -> re.Match[str] | None:
+    """Return a relative named "the mother of Mara" when the question asks something else of them ("who killed
+    the mother of Mara"); "who is the mother of Mara" is the kin answers', as it always was."""
+    match = _KIN_OF.search(folded)
+    if match is None or re.search(r"\bof\b", match["owner"]):
+        return None  # "the father of the husband of Alys": a chain of that form is not read
+    if all(w in ASKING for w in fold_words(folded.replace(match.group(0), " "))):
+        return None
+    return match
+
+
+async def _kin_of_step(
+    reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch]
+) -> Step | None:
+    """Return the relative "the mother of Mara" names, as the asker may see them and of the sex the word names
+    where canon says one's (`answer_kin.tie_said`), or None."""
+    owner = await owner_of(reader, match["owner"], named)
+    if owner is None:
+        return None
+    owner_id, _, title = owner
+    entity = await reader.entity(owner_id)
+    kin = await kin_of(reader, owner_id, PLAIN)
+    told = tie_said(entity.name, kin, match["word"])
+    if told is None:
+        return None
+    said, names = told
+    ids = dict(zip(kin.ties[KIN_WORDS[match["word"]][0]], kin.ids[KIN_WORDS[match["word"]][0]], strict=True))
+    said = f"{entity.name} is {title}; {said}" if title else said
+    return Step(span=match.group(0), said=said, found=tuple(ids[n] for n in names))
 
 
 async def _kin_step(

@@ -120,8 +120,8 @@ def _names(title: str, bare: str) -> bool:
 
 def _terms(held: CanonFact, number: int, facts: Sequence[CanonFact]) -> list[Term]:
     """Return who held it, by its ties and by the titles naming it (of a group no title names, by the title its
-    leader holds: `_led_as`), in the order they began; one held by a tie without dates and by a title with them
-    is said once, by the title."""
+    leader holds: `_led_as`), in the order they began; one held by a tie without dates, or over the same
+    span as a title, and by that title is said once, by the title."""
     terms = [Term(h.holder, number, h.start_key, h.end_key, h.span, h.current, h.ended) for h in held.holds]
     bare = bare_title(held.entity_name)
     for n, fact in enumerate(facts, 1):
@@ -134,6 +134,9 @@ def _terms(held: CanonFact, number: int, facts: Sequence[CanonFact]) -> list[Ter
         terms += _led_as(held, facts)
     dated = {t.holder for t in terms if t.start is not None or t.end is not None}
     kept = [t for t in terms if t.start is not None or t.end is not None or t.holder not in dated]
+    # A faction's `leaders:` span and a title naming it over the same years are one tenure: said once, by title.
+    titled = {(t.holder, t.start, t.end) for t in kept if t.title}
+    kept = [t for t in kept if t.title or (t.holder, t.start, t.end) not in titled]
     unique = list({(t.holder, t.start, t.title): t for t in kept}.values())
     return sorted(unique, key=lambda t: (t.start is None, t.start or 0, t.end or 0))
 

@@ -38,8 +38,11 @@ from memory.knowledge.retrieval.vocabulary import Vocabulary
 
 _WORD = re.compile(r"[^\W\d_]+")
 _T = TypeVar("_T")
+_K = TypeVar("_K")
 #: Heading vocabularies kept (one per set of allowed source versions).
 _VOCAB_CACHE = 8
+#: Whether a word is in the allowed sources' chunks, kept per word and set of allowed source versions.
+_EXISTS_CACHE = 20000
 #: The shortest misspelt word corrected from one slip alone, by slip: two neighbours swapped ("trenat"), a letter
 #: added or dropped ("grapple", "graple"), a letter changed ("challange"). A changed letter most often makes
 #: another real word ("tortle", "turtle"): only long words are read through it.
@@ -119,6 +122,27 @@ class TypoFixer:
     def __init__(self) -> None:
         self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
         self._words: OrderedDict[tuple[tuple[int, ...], ...], Vocabulary | None] = OrderedDict()
+        self._exists: OrderedDict[tuple[tuple[tuple[int, ...], ...], str], bool] = OrderedDict()
+
+    async def exists(
+        self,
+        session: AsyncSession,
+        word: str,
+        allowed: dict[int, SourceLite],
+        unseen: frozenset[int] = frozenset(),
+    ) -> bool:
+        """Return whether a word (stemmed as the index stems it) is in a readable chunk of the allowed sources
+        (`fulltext.word_exists`), kept per word and allowed source versions as the vocabularies are."""
+        key = (_key(allowed, unseen), word)
+        found = self._exists.get(key)
+        if found is None:
+            found = await fulltext.word_exists(
+                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+            )
+            _keep(self._exists, key, found, _EXISTS_CACHE)
+        else:
+            self._exists.move_to_end(key)
+        return found
 
     async def vocabulary(
         self, session: AsyncSession, allowed: dict[int, SourceLite], unseen: frozenset[int] = frozenset()
@@ -136,9 +160,7 @@ class TypoFixer:
             )
         for word in sorted(FIELD_WORDS - words):
             # A field's word the sources write in their lines, not their headings ("Challenge 5").
-            if len(word) >= 4 and await fulltext.word_exists(
-                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
-            ):
+            if len(word) >= 4 and await self.exists(session, word, allowed, unseen):
                 words.add(word)
         vocabulary = sorted(words)
         _keep(self._vocabularies, key, vocabulary)
@@ -189,9 +211,7 @@ class TypoFixer:
                 meant = everything.closest(word, fits=_slip_in_text)
             if meant is None:
                 continue
-            if await fulltext.word_exists(
-                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
-            ):
+            if await self.exists(session, word, allowed, unseen):
                 continue  # a real word of these sources, only in another form ("wolves" for "wolf")
             fixes[word] = meant
         return fixes
@@ -231,9 +251,7 @@ class TypoFixer:
                 continue
             if word in corrections:
                 continue
-            if not await fulltext.word_exists(
-                session, word, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
-            ):
+            if not await self.exists(session, word, allowed, unseen):
                 missing.append(word)
         return missing
 
@@ -243,10 +261,8 @@ def _key(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> tuple[tuple[
     return (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
 
 
-def _keep(
-    cache: OrderedDict[tuple[tuple[int, ...], ...], _T], key: tuple[tuple[int, ...], ...], value: _T
-) -> None:
-    """Keep a vocabulary in a cache, dropping the least recently used past `_VOCAB_CACHE`."""
+def _keep(cache: OrderedDict[_K, _T], key: _K, value: _T, size: int = _VOCAB_CACHE) -> None:
+    """Keep a value in a cache, dropping the least recently used past `size`."""
     cache[key] = value
-    while len(cache) > _VOCAB_CACHE:
+    while len(cache) > size:
         cache.popitem(last=False)

@@ -118,3 +118,36 @@ def test_a_calendar_refused_writes_nothing_of_the_import(cli: CliRunner, tmp_pat
     assert "the Reed Age (RA, years 1–600)" in _calendar(cli)  # neither the calendar nor its eras changed
     gone = cli.invoke(app, ["canon", "entity", "Fall of Tarrow", "-c", CAMPAIGN])
     assert gone.exit_code == 1
+
+
+def test_a_calendar_file_that_lists_no_eras_any_more(cli: CliRunner, tmp_path: Path) -> None:
+    months = "kind: calendar\nmonths: [Thawing, Greening, Sunfall, Frostmere]\n"
+    refused = _again(cli, tmp_path, months, "--replace").replace("\n  ", " ")
+    assert "calendar.yaml: line 1, column 1: The Reed Age, an era of this file's earlier import" in refused, (
+        refused
+    )
+    assert "canon dates the Siege of Osk in it" in refused and "nothing was written" in refused
+    assert "the Reed Age (RA, years 1–600) and the Salt Age" in _calendar(cli)
+
+
+def test_an_era_nothing_is_dated_in_leaves_with_its_calendar_file(cli: CliRunner, tmp_path: Path) -> None:
+    assert cli.invoke(app, ["campaign", "create", "empty"]).exit_code == 0
+    folder = tmp_path / "empty"
+    folder.mkdir()
+    calendar = folder / "calendar.yaml"
+    calendar.write_text(
+        "kind: calendar\neras:\n  - {name: The Ash Years, abbreviation: AY, start: 1}\nmonths: [Ash]\n"
+    )
+    assert "calendar set" in cli.invoke(app, ["ingest", str(calendar), "-c", "empty"]).output
+    calendar.write_text("kind: calendar\nmonths: [Ash]\n")
+    done = cli.invoke(app, ["ingest", str(calendar), "-c", "empty", "--replace"])
+    assert done.exit_code == 0 and "problem" not in done.output, done.output
+    shown = cli.invoke(app, ["canon", "calendar", "-c", "empty", "--as", "gm"]).output
+    assert "has no eras" in shown and "Ash Years" not in shown, shown
+
+
+def test_a_word_naming_two_things_is_refused_where_it_is_said_again(cli: CliRunner, tmp_path: Path) -> None:
+    twice = CALENDAR.replace("abbreviation: SA", "abbreviation: RA")
+    refused = _again(cli, tmp_path, twice, "--replace").replace("\n  ", " ")
+    assert "calendar.yaml: line 4, column 40: “ra” would name two things in the calendar" in refused, refused
+    assert "the Salt Age (SA, years 601 onwards)" in _calendar(cli)

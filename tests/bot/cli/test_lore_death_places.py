@@ -109,3 +109,11 @@ def test_a_death_place_of_someone_alive_is_refused_at_its_line() -> None:
     )
     (problem,) = load_lore_file(text.encode(), "world.yaml").problems
     assert problem.line == 5 and '"died_at" is given, but "status" is alive' in problem.message
+
+
+def test_who_died_at_a_place_names_those_whose_died_at_is_there(cli: CliRunner, tmp_path: Path) -> None:
+    asked = ["who died at Ember Ford?"]
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)["who died at Ember Ford?"]
+    assert "Garrick Thorne died at Ember Ford." in player and "Tobin" not in player, player
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked, gm=True, citations=False)["who died at Ember Ford?"]
+    assert "Tobin Ash" in gm and "Garrick Thorne died at Ember Ford." in gm, gm

@@ -86,3 +86,47 @@ members:
     assert again.status == "unchanged"
     assert {w.message for w in again.warnings} == {w.message for w in first.warnings}, again.summary()
     assert "Born before a parent" in again.summary()
+
+
+async def test_an_event_naming_among_its_dead_one_told_missing_is_warned_in_its_file_and_again(
+    importer: StructuredImportService, campaign: Campaign
+) -> None:
+    folk = b"""characters:
+  - name: Hesper Vane
+    status: dead
+    public_status: missing
+    gm_only: [died]
+"""
+    chronicle = b"""kind: timeline
+events:
+  - name: Sinking of the Gull
+    year: 1201
+    deaths: [Hesper Vane]
+"""
+    files = [("folk.yaml", folk), ("chronicle.yaml", chronicle)]
+    for _ in range(2):  # written, then unchanged: the same warning
+        report = await importer.import_files(campaign, files, GM)
+        assert report.ok, report.summary()
+        (warning,) = [w for w in report.warnings if w.kind == "truth_shown"]
+        assert warning.message.startswith("chronicle.yaml, line 5: Players are told Hesper Vane is missing")
+        assert "`{name: Hesper Vane, gm_only: true}`" in warning.message
+
+
+async def test_a_leader_s_years_said_two_ways_are_warned_again_when_unchanged(
+    importer: StructuredImportService, campaign: Campaign
+) -> None:
+    world = b"""characters:
+  - name: Oda Varr
+    titles:
+      - {title: Speaker of the Brinemoot, from: 620}
+---
+factions:
+  - name: The Brinemoot
+    leaders:
+      - {name: Oda Varr, from: 625}
+"""
+    first = await importer.import_files(campaign, [("world.yaml", world)], GM)
+    again = await importer.import_files(campaign, [("world.yaml", world)], GM)
+    assert (first.status, again.status) == ("ingested", "unchanged")
+    for report in (first, again):
+        assert [w.kind for w in report.warnings] == ["leader_spans_differ"], report.summary()

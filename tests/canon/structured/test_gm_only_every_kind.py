@@ -78,3 +78,43 @@ def test_gm_only_naming_no_field_of_the_kind_is_refused_at_its_line() -> None:
     result = load_lore_file(bad.encode(), "magic.yaml")
     (problem,) = result.problems
     assert problem.line == 9 and '"schol"' in problem.message and "school" in problem.message
+
+
+_HOUSE = """kind: family_tree
+name: House Marrow
+seat: Gallowmere
+allies: [House Reed]
+description: Old salt money.
+gm_only: [seat, description]
+gm_notes: The house is bankrupt.
+members:
+  - name: Ansel Marrow
+---
+kind: family_tree
+name: House Reed
+members: []
+---
+locations:
+  - name: Gallowmere
+"""
+
+
+def test_a_family_tree_s_house_hides_its_own_fields_one_by_one() -> None:
+    result = load_lore_file(_HOUSE.encode(), "houses.yaml")
+    assert result.ok, result.problems
+    (house,) = [e for e in result.entries if e.name == "House Marrow"]
+    assert set(house.gm_only) == {"seat", "description", "gm_notes"}
+    by_field = {
+        r.field: r.visibility
+        for r in result.relations
+        if r.source_id == "house_marrow" or r.target_id == "house_marrow"
+    }
+    assert by_field["seat"] == "gm_only" and by_field["allies"] == "public", by_field
+
+
+def test_a_house_cannot_hide_its_members_list_alone() -> None:
+    result = load_lore_file(
+        _HOUSE.replace("gm_only: [seat, description]", "gm_only: [members]").encode(), "h.yaml"
+    )
+    (problem,) = result.problems
+    assert problem.line == 6 and '"members"' in problem.message

@@ -111,3 +111,47 @@ async def test_a_glossary_term_the_gm_adds_reads_the_next_question(db: Database,
         campaign, "what does an ogre swing, a grk?", viewer=Viewer.PLAYER, record=False
     )
     assert "greatclub" in (second.trace.lexical_query or "")
+
+
+async def test_a_word_a_source_adds_is_known_to_the_next_question(db: Database, tmp_path: Path) -> None:
+    service, campaign = await _world(db, tmp_path)
+    asked = "does an ogre fear the zorblax?"
+    first = await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)
+    assert "zorblax" in first.trace.unknown_words
+    assert (
+        "zorblax"
+        in (await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)).trace.unknown_words
+    )
+
+    # The same file imported again with new text: a new version of the same source.
+    await service.import_bytes(
+        campaign, "ogres.md", b"# Ogre\n\nAn ogre has 59 hit points and fears the zorblax above all.\n"
+    )
+    again = await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)
+    assert "zorblax" not in again.trace.unknown_words
+
+    # A word only a hidden source holds is unknown to a player, whoever asked before.
+    hidden = await service.import_bytes(campaign, "gm.md", b"# Notes\n\nThe quexling hides in the well.\n")
+    await service.set_source(campaign, hidden.source.id, hidden=True)
+    gm = await service.ask(campaign, "where is the quexling?", viewer=Viewer.GM, record=False)
+    assert "quexling" not in gm.trace.unknown_words
+    player = await service.ask(campaign, "where is the quexling?", viewer=Viewer.PLAYER, record=False)
+    assert "quexling" in player.trace.unknown_words
+
+
+async def test_an_entity_written_into_canon_is_named_by_the_next_question(
+    db: Database, tmp_path: Path
+) -> None:
+    service, campaign = await _world(db, tmp_path)
+    asked = "who is Morwen Vale?"
+    assert not (await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)).canon_facts
+
+    async def npc(session: Any) -> None:
+        writer = await gm_writer(session, campaign)
+        await writer.create_entity(
+            type="NPC", name="Morwen Vale", description="The smugglers' queen.", authority=Authority.GM
+        )
+
+    await db.run(npc)
+    answer = await service.ask(campaign, asked, viewer=Viewer.PLAYER, record=False)
+    assert [f.entity_name for f in answer.canon_facts] == ["Morwen Vale"]
