@@ -180,6 +180,10 @@ _COMPARATIVE = re.compile(
     r"tougher|most|least)\b"
 )
 _SPLIT = re.compile(r",|;|\bor\b|\bthan\b|\bvs\.?|\bversus\b|\bcompared (?:to|with)\b")
+#: "Compare the AC of plate and chain mail", "the difference in cost between a rapier and a longsword", "how do
+#: the hit points of an ogre and a troll compare": a field of two things set side by side, joined by "and"/"with".
+_COMPARING = re.compile(r"\b(?:compar(?:e|es|ed|ing|ison)|differen(?:ce|t)|differ)\b")
+_SPLIT_COMPARED = re.compile(r",|;|\band\b|\bwith\b|\bto\b|\bbetween\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b")
 _DEFINITION = re.compile(
     r"^(?:what (?:is|are|does) (?:an? |the )?[\w' -]{1,40}? mean|define|what'?s? (?:an? )?\w+\??$)"
@@ -396,6 +400,19 @@ def spelled_out(question: str) -> str:
     return question
 
 
+def _compared_parts(rest: str, field_named: bool) -> list[list[str]]:
+    """Return the two things a field of which is set side by side ("compare the AC of plate and chain mail",
+    "the difference in crew between the Heron and the Gull"), or none. A field the question names in a book's own
+    words ("hull points") is said before "of"/"in"; without one, "compare the Gull and the Heron" asks no field."""
+    before, _, after = rest.partition(" between ")
+    told = after or rest
+    if not field_named and not re.search(r"\b(?:of|in)\b", before if after else rest):
+        return []
+    pieces = [_subject_words(_COMPARING.sub(" ", p)) for p in _SPLIT_COMPARED.split(told)]
+    parts = [p for p in pieces if p]
+    return parts if len(parts) == 2 else []
+
+
 def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Question:
     """Return what a question asks and about what (see the module docstring)."""
     text = " ".join(unicodedata.normalize("NFKC", question).split())
@@ -422,11 +439,13 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         _COMPARATIVE.search(folded)
         or re.search(r"\b(?!rather\b|other\b|under\b|after\b)\w+er than\b", folded)
     ) and bool(between)
-    if comparison or (fields and between):
+    if comparison or (fields and between) or re.search(r"\b(?:vs|versus)\b", folded):
         pieces = [_subject_words(p) for p in _SPLIT.split(rest)]
         parts = [p for p in pieces if p][-2:]
         if len(parts) < 2:
             parts = []
+    if not parts and _COMPARING.search(rest):
+        parts = _compared_parts(rest, bool(fields))
     subject = [w for part in parts for w in part] if parts else _subject_words(rest)
     if parts:
         kind = "comparison"

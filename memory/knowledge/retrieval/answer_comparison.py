@@ -84,7 +84,9 @@ def comparison(
             return None
         hits += found
     answer = from_fields(hits, citations)
-    if len(question.fields) == 1 and len(hits) == 2:
+    # One field asked: a known one ("hp"), or a book's own label the question says ("hull points", "vigour").
+    labels = {h.field.label.casefold() for h in hits}
+    if len(question.fields) <= 1 and len(hits) == 2 and len(labels) == 1:
         amounts = [_amount(h.field.value) for h in hits]
         if None not in amounts and amounts[0] != amounts[1]:
             less = bool(_LESS.search(question.expanded.casefold()))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from memory.knowledge.answer_models import AnswerMode
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.glossary import clean_term, expand, merged
@@ -164,3 +166,33 @@ def test_a_yes_no_question_about_a_field_is_answered_yes_or_no_first() -> None:
     # A yes/no question naming a field in the book's own words (no field phrase of the table's) is answered too.
     answer = reply(analyse("does the owlbear have keen sight and smell?"), [], [OWLBEAR])
     assert answer.known and answer.text.startswith("Owlbear's Keen Sight and Smell:")
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("compare the AC of plate and chain mail", [["plate"], ["chain", "mail"]]),
+        ("what is the difference in cost between a rapier and a longsword", [["rapier"], ["longsword"]]),
+        ("how do the hit points of a wight and a ghoul compare", [["wight"], ["ghoul"]]),
+        ("how does the speed of a mule compare to a pony", [["mule"], ["pony"]]),
+        ("compare the vigour of the Reeve and the Warden", [["vigour", "reeve"], ["warden"]]),
+        ("Reeve vs Warden vigour", [["reeve"], ["warden", "vigour"]]),
+    ],
+)
+def test_a_field_of_two_things_set_side_by_side_is_a_comparison(
+    question: str, parts: list[list[str]]
+) -> None:
+    asked = analyse(question)
+    assert asked.kind == "comparison" and asked.parts == parts
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "compare the Reeve and the Warden",
+        "is there a difference between elves and dwarves",
+        "cost of a rapier",
+    ],
+)
+def test_two_things_named_without_a_field_to_compare_are_no_comparison(question: str) -> None:
+    assert analyse(question).parts == []
