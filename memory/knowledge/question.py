@@ -439,7 +439,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         _COMPARATIVE.search(folded)
         or re.search(r"\b(?!rather\b|other\b|under\b|after\b)\w+er than\b", folded)
     ) and bool(between)
-    if comparison or (fields and between) or re.search(r"\b(?:vs|versus)\b", folded):
+    if comparison or (fields and between):
         pieces = [_subject_words(p) for p in _SPLIT.split(rest)]
         parts = [p for p in pieces if p][-2:]
         if len(parts) < 2:

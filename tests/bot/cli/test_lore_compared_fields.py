@@ -64,7 +64,7 @@ def test_a_books_own_field_is_compared_between_two_things_however_asked(
         "Ironheron or Gullwing: which one has more hull points?": "Ironheron has the higher hull points.",
         "compare the hull points of the Marrow Queen and the Gullwing": "Marrow Queen has the higher hull points.",
         "how do Gullwing and Ironheron compare in hull points": "Ironheron has the higher hull points.",
-        "Marrow Queen vs Ironheron hull points": "Ironheron has the higher hull points.",
+        "Marrow Queen vs Ironheron speed": "Marrow Queen has the higher speed.",
         "what's the difference in crew between the Gullwing and the Marrow Queen": "Marrow Queen has the higher crew.",
         "is the Marrow Queen faster than the Ironheron?": "Marrow Queen has the higher speed.",
         "which ship is cheaper, the Ironheron or the Marrow Queen": "Marrow Queen has the lower cost.",

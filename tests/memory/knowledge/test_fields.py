@@ -176,7 +176,6 @@ def test_a_yes_no_question_about_a_field_is_answered_yes_or_no_first() -> None:
         ("how do the hit points of a wight and a ghoul compare", [["wight"], ["ghoul"]]),
         ("how does the speed of a mule compare to a pony", [["mule"], ["pony"]]),
         ("compare the vigour of the Reeve and the Warden", [["vigour", "reeve"], ["warden"]]),
-        ("Reeve vs Warden vigour", [["reeve"], ["warden", "vigour"]]),
     ],
 )
 def test_a_field_of_two_things_set_side_by_side_is_a_comparison(
@@ -192,6 +191,8 @@ def test_a_field_of_two_things_set_side_by_side_is_a_comparison(
         "compare the Reeve and the Warden",
         "is there a difference between elves and dwarves",
         "cost of a rapier",
+        # "vs" with no field the table's words know is a game's jargon as often ("a save vs the Warden's gaze").
+        "what is the save vs the Warden's gaze",
     ],
 )
 def test_two_things_named_without_a_field_to_compare_are_no_comparison(question: str) -> None:
