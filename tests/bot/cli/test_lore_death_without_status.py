@@ -139,7 +139,9 @@ def test_a_killer_only_the_gm_knows_never_tells_a_player_the_death(cli: CliRunne
     assert "dead" not in quill and "Hob Greave" not in quill and "alive" not in quill, quill
 
 
-@pytest.mark.parametrize("field", ["killed_by: Ysolde Marrow", "cause_of_death: a fall", "died_at: Harrow Ford"])
+@pytest.mark.parametrize(
+    "field", ["killed_by: Ysolde Marrow", "cause_of_death: a fall", "died_at: Harrow Ford"]
+)
 def test_a_death_beside_a_living_status_is_refused_at_its_line(field: str) -> None:
     text = PEOPLE.replace("  - name: Hob Greave\n", f"  - name: Hob Greave\n    status: alive\n    {field}\n")
     problems = load_lore_file(text.encode(), "people.yaml").problems
