@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
-from canon.structured.kinds.deaths import check_death
+from canon.structured.kinds.deaths import check_death, stated_death
 from canon.structured.kinds.fates import FATE_FIELDS, told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.leaks import warn_told_truths
@@ -111,6 +111,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
     """Define the characters, with their lives, factions and homes."""
     for character in document.characters:
         loc = n.v.loc_of(character)
+        character = stated_death(character)
         hidden = truths_told(
             n, character, loc, status_told(n, character, loc, hidden_fields(n, character, loc))
         )

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, ClassVar
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
-from canon.structured.kinds.deaths import check_death
+from canon.structured.kinds.deaths import check_death, stated_death
 from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.leaks import warn_told_truths
@@ -155,6 +155,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
     ancestry: dict[str, list[tuple[str, Loc]]] = {}
     for person in document.members:
         loc = n.v.loc_of(person)
+        person = stated_death(person)
         hidden = truths_told(n, person, loc, status_told(n, person, loc, hidden_fields(n, person, loc)))
         titles, spans = held_titles(n, person.id, loc, person.titles, person.died, hidden)
         person_attributes: dict[str, JsonValue] = {
