@@ -163,9 +163,10 @@ def test_a_yes_no_question_about_a_field_is_answered_yes_or_no_first() -> None:
     answer = reply(analyse("is haste concentration?"), [], [haste])
     assert answer.text == "Yes: Haste's duration is Concentration, up to 1 minute. [1]"
 
-    # A yes/no question naming a field in the book's own words (no field phrase of the table's) is answered too.
+    # A yes/no question naming a field in the book's own words (no field phrase of the table's) is answered too,
+    # its verdict first: the entry has the trait asked.
     answer = reply(analyse("does the owlbear have keen sight and smell?"), [], [OWLBEAR])
-    assert answer.known and answer.text.startswith("Owlbear's Keen Sight and Smell:")
+    assert answer.known and answer.text.startswith("Yes: Owlbear's Keen Sight and Smell:")
 
 
 @pytest.mark.parametrize(
