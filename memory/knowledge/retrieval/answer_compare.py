@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.wording import in_prose
-from canon.wording.relations import possessive
+from canon.wording.relations import is_or_are, possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.amounts import amount, unit
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -64,7 +64,10 @@ def _people(place: CanonFact) -> tuple[str, str] | None:
     """Return a place's people as its card says them, and the amount's words: typed, else its description."""
     typed = place.typed(re.compile(r"population|inhabitants"))
     if typed is not None:
-        return f"{possessive(place.entity_name)} {typed[0]} is {typed[1].rstrip('.')}", typed[1]
+        return (
+            f"{possessive(place.entity_name)} {typed[0]} {is_or_are(typed[0])} {typed[1].rstrip('.')}",
+            typed[1],
+        )
     told = sentences(place.description or attribute_value(place, "description") or "")
     counted = next((s for s in told if counts_people(s)), None)
     return (told_of(place, counted), counted) if counted else None
@@ -90,7 +93,11 @@ def _measure(place: CanonFact, other: CanonFact) -> tuple[str, str, bool] | None
     alike = theirs is not None and mine[0] == theirs[0]
     if alike and _MEASURE.fullmatch(mine[0]):
         alike = unit(mine[1]) == unit(theirs[1])  # type: ignore[index]
-    return f"{possessive(place.entity_name)} {mine[0]} is {mine[1].rstrip('.')}", mine[1], alike
+    return (
+        f"{possessive(place.entity_name)} {mine[0]} {is_or_are(mine[0])} {mine[1].rstrip('.')}",
+        mine[1],
+        alike,
+    )
 
 
 def _inside(said: str) -> str:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
+from canon.wording.relations import is_or_are
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
@@ -37,19 +38,8 @@ __all__ = ["FieldHit", "field_answers", "headed", "scene_words", "subject_found"
 PASSAGES_READ = 5
 #: The least share of a subject name's words the question must name.
 MIN_PRECISION = 0.5
-_PLURAL_LABELS = frozenset(
-    {
-        "hit points",
-        "hit dice",
-        "languages",
-        "classes",
-        "components",
-        "properties",
-        "saving throws",
-        "senses",
-        "skills",
-    }
-)
+#: Plural labels English spells without a final s (the rest are read by their ending: `is_or_are`).
+_PLURAL_LABELS = frozenset({"hit dice", "dice"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,7 +71,7 @@ class FieldHit:
             article = "an" if value[:1].casefold() in "aeiou" else "a"
             return f"{subject} is {article} {value[:1].lower() + value[1:]}. [{self.number}]"
         label = self.field.label.casefold()
-        verb = "are" if label in _PLURAL_LABELS else "is"
+        verb = "are" if label in _PLURAL_LABELS else is_or_are(label)
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
 

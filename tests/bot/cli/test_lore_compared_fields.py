@@ -75,12 +75,9 @@ def test_a_books_own_field_is_compared_between_two_things_however_asked(
         assert said[question].endswith(verdict), (question, said[question])
     # Both values are said, each of its own ship.
     hulls = said["compare the hull points of the Marrow Queen and the Gullwing"]
-    assert (
-        "Marrow Queen's hull points" in hulls
-        and "41" in hulls
-        and "Gullwing's hull points" in hulls
-        and "24" in hulls
-    )
+    assert "Marrow Queen's hull points are 41" in hulls and "Gullwing's hull points are 24" in hulls, hulls
+    crews = said["what's the difference in crew between the Gullwing and the Marrow Queen"]
+    assert "Gullwing's crew is " in crews, crews  # a plural field reads "are", a singular one "is"
 
 
 def test_two_ships_named_with_no_field_to_compare_get_no_verdict(cli: CliRunner, tmp_path: Path) -> None:
