@@ -185,15 +185,7 @@ async def _kin_of_step(
     if owner is None:
         return None
     owner_id, _, title = owner
-    entity = await reader.entity(owner_id)
-    kin = await kin_of(reader, owner_id, PLAIN)
-    told = tie_said(entity.name, kin, match["word"])
-    if told is None:
-        return None
-    said, names = told
-    ids = dict(zip(kin.ties[KIN_WORDS[match["word"]][0]], kin.ids[KIN_WORDS[match["word"]][0]], strict=True))
-    said = f"{entity.name} is {title}; {said}" if title else said
-    return Step(span=match.group(0), said=said, found=tuple(ids[n] for n in names))
+    return await _told_kin(reader, owner_id, title, match["word"], match.group(0))
 
 
 async def _kin_step(
@@ -212,17 +204,22 @@ async def _kin_step(
     )
     if not title and all(w in ASKING for w in rest):
         return None
+    return await _told_kin(reader, owner_id, title, match["word"], f"{words}'s {match['word']}")
+
+
+async def _told_kin(reader: CanonReader, owner_id: int, title: str, word: str, span: str) -> Step | None:
+    """Return the step to the owner's kin the word names, as the asker may see them and of the sex the word names
+    where canon says one's (`answer_kin.tie_said`), said after the owner's title where one named them; or None."""
     entity = await reader.entity(owner_id)
     kin = await kin_of(reader, owner_id, PLAIN)
-    told = tie_said(entity.name, kin, match["word"])
+    told = tie_said(entity.name, kin, word)
     if told is None:
         return None
     said, names = told
-    tie = KIN_WORDS[match["word"]][0]
+    tie = KIN_WORDS[word][0]
     ids = dict(zip(kin.ties[tie], kin.ids[tie], strict=True))
-    if title:
-        said = f"{entity.name} is {title}; {said}"
-    return Step(span=f"{words}'s {match['word']}", said=said, found=tuple(ids[n] for n in names))
+    said = f"{entity.name} is {title}; {said}" if title else said
+    return Step(span=span, said=said, found=tuple(ids[n] for n in names))
 
 
 async def _chain_step(reader: CanonReader, match: re.Match[str], named: Sequence[EntityMatch]) -> Step | None:
