@@ -5,6 +5,7 @@ from __future__ import annotations
 from canon.continuity.findings import (
     CAUSED,
     DEEDS,
+    OCCURRED_AT,
     OCCURRED_DURING,
     PARENT_OF,
     PART_OF,
@@ -25,7 +26,7 @@ ROLE_MAX_IN = 4
 ROLE_MAX_OUT = 8
 ROLE_ACT = 16
 ROLE_PARTICIPATION = 32
-ROLE_SPECIAL = 64  # PARENT_OF, PART_OF, OCCURRED_DURING, SUB_ERA_OF, CAUSED, PRECEDED
+ROLE_SPECIAL = 64  # PARENT_OF, PART_OF, OCCURRED_DURING, OCCURRED_AT, SUB_ERA_OF, CAUSED, PRECEDED
 
 
 class CheckerBase:
@@ -63,7 +64,7 @@ class CheckerBase:
                 role |= ROLE_PARTICIPATION
             elif rel.temporal or name in DEEDS:
                 role |= ROLE_ACT
-            if name in (PARENT_OF, PART_OF, OCCURRED_DURING, SUB_ERA_OF, CAUSED, PRECEDED):
+            if name in (PARENT_OF, PART_OF, OCCURRED_DURING, OCCURRED_AT, SUB_ERA_OF, CAUSED, PRECEDED):
                 role |= ROLE_SPECIAL
             self.roles[name] = role
         self.exclusive_component = self._exclusive_components()

@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from canon.continuity.base import CheckerBase
-from canon.continuity.findings import CAUSED, ConflictKind, make_finding
+from canon.continuity.findings import CAUSED, FOUNDED_ON, ConflictKind, make_finding
 from canon.continuity.intervals import Moment, before, moment_text, start_of, when_text
+from canon.continuity.life_dates import dated_moment
 from canon.continuity.lives import Life
 from canon.models import Authority, CanonLevel, Entity, Statement
 
@@ -95,6 +96,34 @@ class CauseRules(CheckerBase):
         ids = {entity_id} | ({act.object_id} if act.object_id is not None else set())
         sides = (self.side(birth), self.side(act))
         self.add(make_finding(ConflictKind.PARTICIPANT_NOT_BORN, message, sides, ids))
+
+    def _held_before_founding(
+        self, held: Sequence[Statement], attributes: Mapping[tuple[int, str], list[Statement]]
+    ) -> None:
+        """Report an event held at a place before the place was founded (its `founded`): as a participant is born
+        by the event's day, the place it is held at stands by then."""
+        for relation in held:
+            place = relation.object_id
+            founded = attributes.get((place, FOUNDED_ON)) if place is not None else None
+            event = self.entities.get(relation.subject_id)
+            if not founded or event is None or place is None:
+                continue
+            founding = dated_moment(founded[-1])
+            day = start_of(relation.validity) if relation.validity.world_from_key is not None else None
+            day = day or start_of(event.validity)
+            clock = before(day, founding) if founding is not None else None
+            if clock is None or founding is None:
+                continue
+            message = (
+                f"“{event.name}” is held at {self.name(place)} ({moment_text(day, clock)}) before "
+                f"{self.name(place)} was founded ({moment_text(founding, clock)})."
+            )
+            sides = (
+                self.side(founded[-1]),
+                self.side(relation),
+                self.entity_side(event.id, f"“{event.name}” takes place ({when_text(event.validity)})"),
+            )
+            self.add(make_finding(ConflictKind.PARTICIPANT_NOT_BORN, message, sides, {place, event.id}))
 
     # -- 12. axioms from players -----------------------------------------------------------------------
 

@@ -21,6 +21,7 @@ from canon.continuity.causes import CauseRules
 from canon.continuity.claims import ClaimRules
 from canon.continuity.findings import (
     KIND_ORDER,
+    OCCURRED_AT,
     OCCURRED_DURING,
     PARENT_OF,
     PART_OF,
@@ -63,6 +64,7 @@ class _Groups:
     cardinality: dict[tuple[str, int, bool], list[Statement]] = field(default_factory=dict)
     acts: dict[int, list[Statement]] = field(default_factory=lambda: defaultdict(list))
     occurred: list[Statement] = field(default_factory=list)
+    held: list[Statement] = field(default_factory=list)  # an event OCCURRED_AT a place
     causal: list[Statement] = field(default_factory=list)
 
 
@@ -84,6 +86,7 @@ class Checker(LifeRules, LifeDateRules, RelationRules, ClaimRules, AttributeRule
         self._attributes(groups.attributes)
         self._causes(groups.causal)
         self._not_yet_born(lives, groups.acts)
+        self._held_before_founding(groups.held, groups.attributes)
         self._axioms(self.snapshot.statements)
 
         unique = {f.fingerprint: f for f in self.findings}
@@ -160,6 +163,8 @@ class Checker(LifeRules, LifeDateRules, RelationRules, ClaimRules, AttributeRule
                     self.sub_era[subject].append(obj)
                 elif predicate == OCCURRED_DURING:
                     occurred.append(s)
+                elif predicate == OCCURRED_AT:
+                    groups.held.append(s)
                 else:
                     groups.causal.append(s)
         return groups

@@ -47,6 +47,9 @@ DEEDS = frozenset({"KILLED", "DEFEATED", "CAUSED", "FOUNDED"})
 PARENT_OF = "PARENT_OF"
 PART_OF = "PART_OF"
 OCCURRED_DURING = "OCCURRED_DURING"
+OCCURRED_AT = "OCCURRED_AT"
+#: The attribute a place or a group keeps its founding date under (a gazetteer's, a faction's `founded`).
+FOUNDED_ON = "founded"
 SUB_ERA_OF = "SUB_ERA_OF"
 CAUSED = "CAUSED"
 PRECEDED = "PRECEDED"

@@ -39,7 +39,7 @@ def life_state(attribute: str) -> str | None:
     return None
 
 
-def _dated(s: Statement) -> Moment | None:
+def dated_moment(s: Statement) -> Moment | None:
     """Return when a life date says the event happened: a state's start, or an attribute's date value."""
     if s.kind == StatementKind.STATE:
         v = s.validity
@@ -75,7 +75,7 @@ class LifeDateRules(CheckerBase):
             if state is None:
                 continue
             for s in group:
-                if (moment := _dated(s)) is not None:
+                if (moment := dated_moment(s)) is not None:
                     (births if state == ALIVE else deaths).setdefault(subject, []).append((s, moment))
         tags = self.tags
         for subject, group in states.items():
@@ -83,14 +83,16 @@ class LifeDateRules(CheckerBase):
                 (
                     (s, m)
                     for s in group
-                    if s.value == ALIVE and s.via is None and (m := _dated(s)) is not None
+                    if s.value == ALIVE and s.via is None and (m := dated_moment(s)) is not None
                 ),
                 key=lambda item: item[1].world or 0,
             )
             ends = [
                 m.world
                 for s in group
-                if (s.value or "") in tags and tags[s.value or ""].terminal and (m := _dated(s)) is not None
+                if (s.value or "") in tags
+                and tags[s.value or ""].terminal
+                and (m := dated_moment(s)) is not None
             ]
             # Births come before the life's first end; an `alive` after it is a return, which the transition
             # rules judge. A death dated before every birth is still a death (and dead before born).
@@ -101,7 +103,7 @@ class LifeDateRules(CheckerBase):
                 if first_end is None or (moment.world or 0) < first_end:
                     births.setdefault(subject, []).append((s, moment))
             for s in group:
-                if s.value == "dead" and (moment := _dated(s)) is not None:
+                if s.value == "dead" and (moment := dated_moment(s)) is not None:
                     deaths.setdefault(subject, []).append((s, moment))
         for subject, dated in births.items():
             self._twice(subject, dated, "born")

@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-__all__ = ["AnswerMode", "Citation", "Hold", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
+__all__ = ["AnswerMode", "Citation", "Founding", "Hold", "Kin", "Life", "Office", "Relation", "ShortAnswer"]
 
 
 class AnswerMode(enum.StrEnum):
@@ -51,6 +51,18 @@ class Life(BaseModel):
     died_key: int | None = None
     died_words: str | None = None
     #: The story's date (its latest scene's), stored and in the calendar's words: ages now count to it.
+    now: str | None = None
+    now_words: str | None = None
+
+
+class Founding(BaseModel):
+    """When a place or a group was founded (its `founded`), as the asker may see it: stored and in the calendar's
+    words, with the story's date ages count to ("how old is Saltgate?")."""
+
+    model_config = ConfigDict(frozen=True)
+
+    founded: str
+    founded_words: str
     now: str | None = None
     now_words: str | None = None
 

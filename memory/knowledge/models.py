@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memory.knowledge.answer_models import Hold, Kin, Life, Office, Relation, ShortAnswer
+from memory.knowledge.answer_models import Founding, Hold, Kin, Life, Office, Relation, ShortAnswer
 from memory.leaks import Secret
 
 
@@ -139,6 +139,8 @@ class CanonFact(BaseModel):
     state_terminal: bool = False
     #: When it was born and died, as far as the asker may see (ages and who is older are counted from these).
     life: Life | None = None
+    #: When a place or a group was founded, as far as the asker may see (`retrieval.answer_founded`).
+    founding: Founding | None = None
     #: The titles a person held for a span (`retrieval.offices`), and of an event the day it took place (its world
     #: key), as the asker may see them: who held an office when, before or after whom.
     offices: tuple[Office, ...] = ()

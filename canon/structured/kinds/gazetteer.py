@@ -4,8 +4,10 @@ Edges: location PART_OF its place, a culture CULTURE_OF the location, each event
 (dated by the event on ingest, so that it is the same fact as a timeline's `location`), region PART_OF its
 parent region, and whatever a region `contains` PART_OF it. A place's `aliases` are names it is found by (as a
 character's), its `population` an attribute as written: a number (`2400`) or words (`a few hundred souls`).
-A place's `founder` (a person or a god, by name or id) FOUNDED it. `gm_notes` and the fields `gm_only` lists
-are the GM's alone, as a faction's (`gm_only: [founder]` keeps who founded it for the GM).
+A place's `founder` (a person or a god, by name or id) FOUNDED it, and its `founded` (a date in the calendar's
+words or a year) is the attribute `founded` and dates the founder's tie, as a faction's (`factions.link_founder`).
+`gm_notes` and the fields `gm_only` lists are the GM's alone, as a faction's (`gm_only: [founder]` keeps who
+founded it for the GM, `gm_only: [founded]` when).
 """
 
 from __future__ import annotations
@@ -15,10 +17,11 @@ from typing import TYPE_CHECKING
 from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
-from canon.structured.kinds.factions import FOUNDERS
+from canon.structured.kinds.factions import FOUNDERS, link_founder
 from canon.structured.kinds.hidden import hidden_fields
 from canon.structured.schemas import (
     PLACES,
+    Date,
     Entry,
     Id,
     LoreModel,
@@ -56,6 +59,7 @@ class Location(Entry):
     description: Text | None = None
     events_held: list[Ref] = Field(default_factory=list)
     founder: Ref | None = None
+    founded: Date | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
 
@@ -71,6 +75,7 @@ class Region(Entry):
     contains: list[Ref] = Field(default_factory=list)
     description: Text | None = None
     founder: Ref | None = None
+    founded: Date | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
 
@@ -92,12 +97,14 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
             "type": place.type,
             "population": _population(n, place.population, (*loc, "population")),
             "coordinates": place.coordinates.model_dump() if place.coordinates else None,
+            "founded": n.date_text(place.founded),
             "description": place.description,
             "gm_notes": place.gm_notes,
         }
         hidden = hidden_fields(n, place, loc)
         n.define("Location", place.id, place.name, attributes, place.visibility or "public", loc, hidden)
-        n.link_fields("Location", place, loc, gm_only=hidden)
+        n.link_fields("Location", place, loc, skip=("founder",), gm_only=hidden)
+        link_founder(n, "Location", place.id, loc, place.founder, place.founded, hidden)
         if place.part_of is not None and place.part_of != place.id:
             containment.setdefault(place.id, []).append((place.part_of, (*loc, "part_of")))
     for region in document.regions:
@@ -105,12 +112,14 @@ def normalise(n: Normaliser, document: GazetteerFile) -> None:
         attributes = {
             "aliases": list(region.aliases),
             "population": _population(n, region.population, (*loc, "population")),
+            "founded": n.date_text(region.founded),
             "description": region.description,
             "gm_notes": region.gm_notes,
         }
         hidden = hidden_fields(n, region, loc)
         n.define("Region", region.id, region.name, attributes, region.visibility or "public", loc, hidden)
-        n.link_fields("Region", region, loc, gm_only=hidden)
+        n.link_fields("Region", region, loc, skip=("founder",), gm_only=hidden)
+        link_founder(n, "Region", region.id, loc, region.founder, region.founded, hidden)
         if region.parent_region is not None and region.parent_region != region.id:
             containment.setdefault(region.id, []).append((region.parent_region, (*loc, "parent_region")))
         for index, member in enumerate(region.contains):

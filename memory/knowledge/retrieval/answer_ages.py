@@ -17,6 +17,7 @@ from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
 from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_compare import older_by_age
+from memory.knowledge.retrieval.answer_founded import founded_age
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
@@ -228,6 +229,9 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
     lived = [(n, f) for n, f in enumerate(facts, 1) if _lived(f)]
     named = [(n, f) for n, f in lived if not _by_asking(f)]
     people = named or lived
+    founded = None if named or _OLDER.search(folded) else founded_age(question, facts)
+    if founded is not None:
+        return founded  # a place or a group, from its founding ("how old is Saltgate")
     if not named and not _OLDER.search(folded) and _HOW_OLD.search(folded):
         unborn = _named_unborn(facts)
         if unborn is not None:

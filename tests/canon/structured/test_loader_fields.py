@@ -203,8 +203,33 @@ def test_a_place_keeps_the_fields_gm_only_lists_and_its_gm_notes_for_the_gm() ->
     assert hidden["the_marsh"] == {"gm_notes", "description"} and hidden["the_hills"] == {"gm_notes"}
     founded = {(r.target_id, r.visibility) for r in result.relations if r.type == "FOUNDED"}
     assert founded == {("saltmere", "gm_only"), ("the_marsh", "public"), ("the_hills", "public")}
-    wrong = _load("locations:\n  - name: Saltmere\n    gm_only: [founded]\n")
+    wrong = _load("locations:\n  - name: Saltmere\n    gm_only: [founding]\n")
     ((line, message),) = [(p.line, p.message) for p in wrong.problems]
     assert line == 3 and message.startswith(
-        '"gm_only" lists "founded", which is not a field it can hide; it may'
+        '"gm_only" lists "founding", which is not a field it can hide; it may'
     )
+
+
+def test_a_place_s_founding_date_is_its_attribute_and_dates_its_founder_s_tie() -> None:
+    result = _load(
+        "locations:\n  - name: Saltmere\n    founder: Ysolde Marr\n    founded: 300.3.4\n"
+        "  - name: Greywater\n    founder: Ysolde Marr\n    founded: 290\n    gm_only: [founded]\n"
+        "regions:\n  - name: The Marsh\n    founded: -50\n"
+    )
+    assert result.ok, result.problems
+    founded = {e.id: e.attributes.get("founded") for e in result.entries}
+    assert founded == {"saltmere": "300.month_3.day_4", "greywater": "290", "the_marsh": "-50"}
+    hidden = {e.id: set(e.gm_only) for e in result.entries}
+    assert hidden["greywater"] == {"gm_notes", "founded"} and hidden["saltmere"] == {"gm_notes"}
+    # A founding only the GM may read leaves a public founder's tie undated: its date would tell it.
+    ties = {r.target_id: (str(r.valid_from) if r.valid_from else None) for r in result.relations}
+    assert ties == {"saltmere": "300.month_3.day_4", "greywater": None}
+
+
+def test_a_place_s_founding_that_is_no_date_is_refused_at_its_line() -> None:
+    wrong = _load("locations:\n  - name: Saltmere\n    founded: tomorrow at noon\n")
+    ((line, column, message),) = [(p.line, p.column, p.message) for p in wrong.problems]
+    assert (line, column) == (3, 14) and message.startswith('"founded" '), message
+    wrong = _load("regions:\n  - name: The Marsh\n    founded: [300]\n")
+    ((line, message),) = [(p.line, p.message) for p in wrong.problems]
+    assert line == 3 and "date" in message, message
