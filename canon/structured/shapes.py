@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from canon.structured.schemas import LoreModel, ScalarKind, id_from_name
+from canon.structured.tree import Node, Scalar
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,3 +176,22 @@ def unknown_field(key: str, model: type[LoreModel]) -> str:
     close = [said_as] if said_as in allowed else difflib.get_close_matches(key, allowed, n=1)
     hint = f' (did you mean "{close[0]}"?)' if close else ""
     return f'unknown field "{key}"{hint}; allowed fields: {field_list(model)}'
+
+
+def dates_rejoined(
+    pairs: list[tuple[Scalar, Node]], table: dict[str, FieldSpec]
+) -> list[tuple[Scalar, Node]]:
+    """Return a mapping's pairs with each date written on one line whole again: of `{name: Cade Harrow, from: 3
+    Thaw, 612 TR}`, YAML reads the year as a key of its own with no value, on the date's line: it is the date's
+    rest."""
+    joined: list[tuple[Scalar, Node]] = []
+    for key, value in pairs:
+        if joined and key.plain and type(value) is Scalar and value.plain and not value.value:
+            last_key, last = joined[-1]
+            spec = table.get(last_key.value)
+            dated = spec is not None and spec[1].scalar is ScalarKind.DATE
+            if dated and type(last) is Scalar and last.plain and last.value and key.line == last.line:
+                joined[-1] = (last_key, Scalar(f"{last.value}, {key.value}", None, last.line, last.column))
+                continue
+        joined.append((key, value))
+    return joined

@@ -30,6 +30,7 @@ from canon.structured.schemas import (
 from canon.structured.shapes import (
     FieldSpec,
     Shape,
+    dates_rejoined,
     expected,
     field_list,
     field_table,
@@ -144,7 +145,7 @@ class Validator:
         positions = self.positions
         data: dict[str, Any] = {}
         written: dict[str, Scalar] = {}
-        for key, value in node.pairs:
+        for key, value in dates_rejoined(node.pairs, table):
             written_key = key.value
             if written_key in skip:
                 continue
