@@ -1,0 +1,54 @@
+"""/lore on Glassreach (`tests.helpers.glassreach`), a world written from the user docs alone: the questions its GM
+asked, each answered by a rule any world shares; a player's answers read as those of the world without what the GM
+keeps, word for word."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from tests.conftest import DatabaseTarget
+from tests.helpers.glassreach import CAMPAIGN, FILES, import_glassreach
+from tests.helpers.lore_worlds import ask_world, public_written
+
+KC = "of the Kindled Count"
+
+
+@pytest.fixture
+def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
+    return import_glassreach(CAMPAIGN, tmp_path / "glassreach", FILES)
+
+
+def _public(tmp_path: Path, asked: list[str]) -> dict[str, str]:
+    """Return a player's answers in the world written without its lines the GM keeps."""
+    folder = tmp_path / "open"
+    folder.mkdir()
+    plain = import_glassreach("glassreach-open", folder / "glassreach", public_written(FILES))
+    return ask_world(plain, folder, "glassreach-open", asked)
+
+
+def test_who_holds_a_thing_now_whatever_its_name_says(cli: CliRunner, tmp_path: Path) -> None:
+    """ "First" of "the Lamp of First Dawn" names it: it asks no first holder; "now", "these days", "currently"
+    ask who holds it today."""
+    asked = [
+        "who has the Lamp of First Dawn now?",
+        "who has the lamp of first dawn these days",
+        "who currently has the lamp of first dawn",
+        "who had the lamp of first dawn first",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    now = (
+        f"Cole Holt has the Lamp of First Dawn (since 1 Rime, year 301 {KC}); before, Bran Holt had the Lamp of "
+        f"First Dawn (from year 270 to 300 {KC})."
+    )
+    assert said == {
+        asked[0]: now,
+        asked[1]: now,
+        asked[2]: now,
+        asked[3]: f"Edda Holm had the Lamp of First Dawn first (from year 110 to 140 {KC}).",
+    }
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked)
+    assert player == _public(tmp_path, asked)
+    assert "Osk" not in " ".join(player.values())
