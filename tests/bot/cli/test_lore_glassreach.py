@@ -52,3 +52,20 @@ def test_who_holds_a_thing_now_whatever_its_name_says(cli: CliRunner, tmp_path: 
     player = ask_world(cli, tmp_path, CAMPAIGN, asked)
     assert player == _public(tmp_path, asked)
     assert "Osk" not in " ".join(player.values())
+
+
+def test_a_guilds_masters_before_one_named_whatever_its_apostrophe(cli: CliRunner, tmp_path: Path) -> None:
+    """The Glassmakers' Guild's Wardens are titles on its people; its founder Edda Holm is no member of it: its
+    name's apostrophe, typed or not, finds every title naming it."""
+    asked = [
+        "who led the glassmakers guild before tam reed",
+        "who led the Glassmakers' Guild before Tam Reed?",
+        "who led the glassmakers guild in 120",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    edda = f"Edda Holm was Warden of the Glassmakers' Guild (from year 110 to 140 {KC})"
+    assert said == {
+        asked[0]: f"Before Tam Reed, {edda}.",
+        asked[1]: f"Before Tam Reed, {edda}.",
+        asked[2]: f"In year 120, {edda}.",
+    }
