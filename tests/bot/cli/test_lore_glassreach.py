@@ -69,3 +69,23 @@ def test_a_guilds_masters_before_one_named_whatever_its_apostrophe(cli: CliRunne
         asked[1]: f"Before Tam Reed, {edda}.",
         asked[2]: f"In year 120, {edda}.",
     }
+
+
+def test_what_happened_at_a_place_says_what_each_event_was(cli: CliRunner, tmp_path: Path) -> None:
+    """What happened at a place (in a year) is each event there on its day, then what it was; a year with no event
+    there is a year nothing is known of."""
+    asked = [
+        "what happened at ember hall in 285",
+        "what happened at ember hall",
+        "what happened at ember hall in 290",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    fall = (
+        f"The Kiln Fall took place at Ember Hall on 14 Reap, year 285 {KC}. The kiln roof fell during a firing and "
+        "killed six glassmakers."
+    )
+    assert said == {
+        asked[0]: fall,
+        asked[1]: fall,
+        asked[2]: "Nothing the table knows says what happened at Ember Hall in year 290.",
+    }
