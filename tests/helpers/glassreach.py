@@ -140,6 +140,12 @@ events:
     location: Highfold
     participants: [Cole Holt, Neve Holt]
     description: Cole Holt wed Neve in the great hall.
+  - name: The Wedding of Bran and Mave
+    date: 4 Reap, 285 KC
+    location: Grey Mere  # secret
+    gm_only: [location]  # secret
+    participants: [Bran Holt, Mave Holt]
+    description: Bran Holt wed Mave Sorrel on a boat on the mere.
   - name: The Pact of Greymere
     date: 20 Reap, 290 KC
     location: Highfold

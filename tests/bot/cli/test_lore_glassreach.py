@@ -89,3 +89,24 @@ def test_what_happened_at_a_place_says_what_each_event_was(cli: CliRunner, tmp_p
         asked[1]: fall,
         asked[2]: "Nothing the table knows says what happened at Ember Hall in year 290.",
     }
+
+
+def test_a_wedding_is_said_where_it_took_place_never_as_a_place(cli: CliRunner, tmp_path: Path) -> None:
+    """The Wedding of Cole and Neve took place at Highfold: the marriage is at Highfold, the wedding named after it.
+    The Wedding of Bran and Mave took place where only the GM knows: a player reads it as of a wedding placed
+    nowhere."""
+    asked = ["when did neve holt get married", "when did mave holt marry"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert said[asked[0]] == (
+        f"Neve Holt married Cole Holt on 5 Bloom, year 305 {KC}, at Highfold (the Wedding of Cole and Neve)."
+    )
+    assert (
+        said[asked[1]]
+        == f"Mave Holt married Bran Holt on 4 Reap, year 285 {KC}, at the Wedding of Bran and Mave."
+    )
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked[1:], gm=True, citations=False)
+    assert gm[asked[1]] == (
+        f"Mave Holt married Bran Holt on 4 Reap, year 285 {KC}, at Grey Mere (the Wedding of Bran and Mave)."
+    )
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked)
+    assert player == _public(tmp_path, asked)
