@@ -114,7 +114,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
     (
-        r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is|cheaper|pricier|(?:more|less) expensive",
+        r"cost|how much (?:gold|money|coin)(?: for| is)?|(?:how much|what)(?: is| are| was| were|'s) (.{1,40}?) worth"
+        r"|how much is|cheaper|pricier|(?:more|less) expensive",
         "cost",
     ),
     (r"weight|how heavy|heavier|lighter", "weight"),

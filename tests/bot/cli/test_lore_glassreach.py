@@ -110,3 +110,16 @@ def test_a_wedding_is_said_where_it_took_place_never_as_a_place(cli: CliRunner, 
     )
     player = ask_world(cli, tmp_path, CAMPAIGN, asked)
     assert player == _public(tmp_path, asked)
+
+
+def test_what_a_thing_is_worth_is_its_price_in_the_bible(cli: CliRunner, tmp_path: Path) -> None:
+    """The shard is named only inside the bible's Market section: "how much is X worth" asks its price, which the
+    sentence naming it says in silver; a thing no sentence prices is one nothing is known of, in plain words."""
+    asked = ["how much is a shard worth", "what's a shard worth?", "how much is a boat worth"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    money = "Money is the shard, a chip of blue glass; a hundred shards make one bar of silver."
+    assert said == {
+        asked[0]: money,
+        asked[1]: money,
+        asked[2]: "Nothing the table knows says how much a boat is worth.",
+    }
