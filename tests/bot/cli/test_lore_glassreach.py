@@ -123,3 +123,19 @@ def test_what_a_thing_is_worth_is_its_price_in_the_bible(cli: CliRunner, tmp_pat
         asked[1]: money,
         asked[2]: "Nothing the table knows says how much a boat is worth.",
     }
+
+
+def test_what_a_table_types_after_its_question_asks_nothing(cli: CliRunner, tmp_path: Path) -> None:
+    """ "my pc wants to find him" after the question mark is the table talking: the question before it is
+    answered, as asked by an alias; a second question after the first is still asked."""
+    asked = [
+        "is wynn the wanderer still alive? my pc wants to find him",
+        "is wynn the wanderer still alive?",
+        "who has the lamp of first dawn now? and where was he born",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    missing = "Nothing the table knows says whether Wynn Holt is alive; they are missing."
+    assert said[asked[0]] == missing
+    assert said[asked[1]] == missing
+    assert said[asked[2]].startswith("Cole Holt has the Lamp of First Dawn"), said
+    assert "born" in said[asked[2]], said  # the second question is asked, not dropped as talk
