@@ -139,3 +139,22 @@ def test_what_a_table_types_after_its_question_asks_nothing(cli: CliRunner, tmp_
     assert said[asked[1]] == missing
     assert said[asked[2]].startswith("Cole Holt has the Lamp of First Dawn"), said
     assert "born" in said[asked[2]], said  # the second question is asked, not dropped as talk
+
+
+def test_a_treatys_terms_kept_for_the_gm_read_to_a_player_as_its_outcome(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    """The Pact of Greymere's terms are the GM's: a player asking them reads what is known of what it settled, its
+    outcome, as of a pact whose terms were never written; the GM reads the terms."""
+    asked = ["what were the terms of the pact of greymere"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert said[asked[0]] == (
+        "The outcome of the Pact of Greymere was peace between the Holts and the Marrows, the mere's fish shared half "
+        "and half."
+    )
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked, gm=True, citations=False)
+    assert gm[asked[0]] == (
+        "Under the Pact of Greymere, the fish are shared; and should a Holt die leaving a child heir, a Marrow shall "
+        "sit as steward."
+    )
