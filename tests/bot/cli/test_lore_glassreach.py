@@ -158,3 +158,12 @@ def test_a_treatys_terms_kept_for_the_gm_read_to_a_player_as_its_outcome(
         "Under the Pact of Greymere, the fish are shared; and should a Holt die leaving a child heir, a Marrow shall "
         "sit as steward."
     )
+
+
+def test_two_who_adopted_a_child_on_one_day_are_said_with_that_day_once(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    asked = ["was pip sorrel adopted", "who adopted pip sorrel"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    adopted = f"Pip Sorrel was adopted by Cole Holt and Neve Holt on 3 Thaw, year 318 {KC}."
+    assert said == {asked[0]: f"Yes: {adopted}", asked[1]: adopted}
