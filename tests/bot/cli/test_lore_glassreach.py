@@ -167,3 +167,20 @@ def test_two_who_adopted_a_child_on_one_day_are_said_with_that_day_once(
     said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
     adopted = f"Pip Sorrel was adopted by Cole Holt and Neve Holt on 3 Thaw, year 318 {KC}."
     assert said == {asked[0]: f"Yes: {adopted}", asked[1]: adopted}
+
+
+def test_a_sub_era_lies_within_its_parent(cli: CliRunner, tmp_path: Path) -> None:
+    """The Grey Stewardship (the GM's) lies within the Kindled Count: it follows no era, and none follows it; a
+    player has no such era."""
+    asked = ["what was the grey stewardship", "what is the kindled count"]
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked, gm=True, citations=False)
+    assert gm == {
+        asked[0]: (
+            "The Grey Stewardship (GS) is an era of the calendar, from year 300 to year 310, within the Kindled Count. "
+            "The years when Osk Marrow ruled the Reach from behind the steward's chair."
+        ),
+        asked[
+            1
+        ]: "The Kindled Count (KC) is an era of the calendar, from year 100 on; it followed the Age of Ash.",
+    }
+    assert "Grey Stewardship" not in " ".join(ask_world(cli, tmp_path, CAMPAIGN, asked).values())
