@@ -184,3 +184,25 @@ def test_a_sub_era_lies_within_its_parent(cli: CliRunner, tmp_path: Path) -> Non
         ]: "The Kindled Count (KC) is an era of the calendar, from year 100 on; it followed the Age of Ash.",
     }
     assert "Grey Stewardship" not in " ".join(ask_world(cli, tmp_path, CAMPAIGN, asked).values())
+
+
+def test_how_someone_really_died_the_gm_reads_the_truth_and_a_player_the_story(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    """Bran Holt's cause of death is typed: it is read before his description's telling; the GM reads the true
+    cause, who did it and what players are told; a player reads the story told, as if the truth were never
+    written, "really" or not."""
+    asked = ["how did bran holt really die?", "how did bran holt die"]
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked[:1], gm=True, citations=False)[asked[0]]
+    assert gm.startswith(
+        "Osk Marrow killed Bran Holt; Bran Holt's cause of death was held under the water"
+    ), gm
+    assert (
+        "Players are told Bran Holt's cause of death was drowned when his boat overturned on the Grey Mere."
+        in gm
+    )
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    for answer in player.values():
+        assert answer.startswith("Bran Holt drowned when his boat overturned on the Grey Mere."), player
+        assert "Osk" not in answer and "held under" not in answer, player
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
