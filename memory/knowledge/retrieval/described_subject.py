@@ -156,7 +156,8 @@ def _inside(said: str) -> Described | None:
             if words and after and not re.match(r"(?:that|which|who|whose)\b", after, re.I):
                 stop = found.end() + words.end()
         if aux and stop == len(said) and _is_word(said.rpartition(" ")[2]):
-            stop = len(said.rpartition(" ")[0])  # "how much damage does the spell that ... *do*": the asking verb
+            # "how much damage does the spell that ... *do*": the last verb is the asking's
+            stop = len(said.rpartition(" ")[0])
         if start and (described := _described(said, start, stop)) is not None:
             return described
     if aux:
