@@ -39,15 +39,25 @@ def takes(shape: Shape) -> str:
         if shape.item.model is not None and shape.item.model in IDENTITIES:
             return f"a list of {shape.item.model.__name__} entries (below)"
         if shape.item.model is not None:
-            return "a list of mappings of " + ", ".join(f"`{n}`" for n in shapes_of(shape.item.model))
+            return "a list of mappings of " + _keys(shape.item.model)
         item = takes(shape.item)
         plural = {"a name": "names", "text": "texts", "a date": "dates", "an id": "ids"}.get(item, item)
-        return f"a list of {plural}"
+        return f"{item} or a list of {plural}" if shape.lone else f"a list of {plural}"
     if shape.kind == "model" and shape.model is not None:
-        return "a mapping of " + ", ".join(f"`{n}`" for n in shapes_of(shape.model))
+        return "a mapping of " + _keys(shape.model)
     if shape.scalar is ScalarKind.CHOICE:
         return "one of: " + ", ".join(shape.choices)
     return _SCALARS.get(shape.scalar, "text") if shape.scalar is not None else "text"
+
+
+def _keys(model: type[LoreModel]) -> str:
+    """Return a mapping's keys in words, each with the other words it is written by ("`tie` (or `is`)")."""
+    return ", ".join(f"`{name}`{_also(model, name)}" for name in shapes_of(model))
+
+
+def _also(model: type[LoreModel], field: str) -> str:
+    written = [key for key, name in model.yaml_aliases.items() if name == field]
+    return f" (or {', '.join(f'`{w}`' for w in written)})" if written else ""
 
 
 def _hideable(model: type[LoreModel], field: str) -> str:
@@ -62,13 +72,9 @@ def _hideable(model: type[LoreModel], field: str) -> str:
 
 
 def _table(model: type[LoreModel]) -> list[str]:
-    aliases: dict[str, list[str]] = {}
-    for written, name in model.yaml_aliases.items():
-        aliases.setdefault(name, []).append(written)
     rows = ["| field | takes | hide alone |", "|---|---|---|"]
     for field, shape in shapes_of(model).items():
-        also = f" (or {', '.join(f'`{a}`' for a in aliases[field])})" if field in aliases else ""
-        rows.append(f"| `{field}`{also} | {takes(shape)} | {_hideable(model, field)} |")
+        rows.append(f"| `{field}`{_also(model, field)} | {takes(shape)} | {_hideable(model, field)} |")
     return rows
 
 

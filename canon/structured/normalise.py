@@ -226,7 +226,7 @@ class Normaliser:
         ) + ((str(again),) if again else ())
         known = self.relation_keys.get(key)
         if known is not None:
-            _said_again(self.v, known, gm_only, valid_from, loc)
+            _said_again(self.v, known, gm_only, valid_from, loc, valid_until)
             return
         line, column = self.v.pos(loc)
         values = {
@@ -447,14 +447,28 @@ def _secret_aliases(
 
 
 def _said_again(
-    v: Validator, known: dict[str, Any], gm_only: bool, married: WorldDate | None, loc: Loc
+    v: Validator,
+    known: dict[str, Any],
+    gm_only: bool,
+    married: WorldDate | None,
+    loc: Loc,
+    until: WorldDate | None = None,
 ) -> None:
     """Merge an edge said a second time into the first: one side saying it in secret (`gm_only: [spouse_of]`)
-    makes the tie the GM's alone; a marriage both sides name is dated by the side that says when (two sides
-    giving two dates are refused)."""
+    makes the tie the GM's alone; a marriage (a tie's span: `from`, `to`) both sides name is dated by the side that
+    says when (two sides giving two dates are refused)."""
     if gm_only:
         known["visibility"] = _EDGE_VISIBILITY[True]
     said = known["valid_from"]
+    if known["type"] != "SPOUSE_OF" and (married or until):
+        if said is None and known["valid_until"] is None:
+            known["valid_from"], known["valid_until"] = married, until
+        elif (said, known["valid_until"]) != (married, until):
+            v.report(
+                loc,
+                f"this tie is dated otherwise than on line {known['line']}: date it once (on one side, or the same on both)",
+            )
+        return
     if known["type"] != "SPOUSE_OF" or married is None:
         return
     if said is None:

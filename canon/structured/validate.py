@@ -34,6 +34,7 @@ from canon.structured.shapes import (
     field_list,
     field_table,
     is_verbatim,
+    pairs_read,
     reference_lists,
     unknown_field,
 )
@@ -144,7 +145,7 @@ class Validator:
         positions = self.positions
         data: dict[str, Any] = {}
         written: dict[str, Scalar] = {}
-        for key, value in node.pairs:
+        for key, value in pairs_read(node.pairs, table):
             written_key = key.value
             if written_key in skip:
                 continue

@@ -86,7 +86,8 @@ class Hold(BaseModel):
     """One who led, ruled or held an entity for a span (a faction's leaders, an item's holders one after another:
     `retrieval.tenures`), as the asker may see it: the holder's name, the tie (LEADS, RULES, POSSESSES), its dates
     as sortable keys (None where not known, or hidden from the asker), when in the calendar's words, and whether
-    it is over or held today."""
+    it is over or held today. A person's tie to another both ways (`retrieval.bonds`: a rival, an ally) is one
+    too: `holder` the other person, `predicate` the tie (RIVAL_OF, ALLY_OF)."""
 
     model_config = ConfigDict(frozen=True)
 

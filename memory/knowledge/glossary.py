@@ -85,6 +85,9 @@ SHIPPED: dict[str, str] = {
     "gobbos": "goblin",
     "gob": "goblin",
     # A natural 20 is a roll the books write as such ("roll a 20 on the attack roll"); what it does is theirs.
+    # A fraction the books write in words ("three-quarters cover"); "1/2" and "1/4" stay: books print them so
+    # ("challenge 1/2").
+    "3/4": "three-quarters",
     "nat 20": "roll a 20",
     "natural 20": "roll a 20",
     "nat 1": "roll a 1",

@@ -146,6 +146,8 @@ class CanonFact(BaseModel):
     offices: tuple[Office, ...] = ()
     #: Who led, ruled or held it for a span (`retrieval.tenures`): a faction's leaders, an item's holders.
     holds: tuple[Hold, ...] = ()
+    #: A person's ties to others that hold both ways, with their spans (`retrieval.bonds`): rivals, allies.
+    bonds: tuple[Hold, ...] = ()
     when_key: int | None = None
     #: A person's family two steps out, read when the question asks a kin word (`retrieval.kin`).
     kin: Kin | None = None

@@ -5,8 +5,9 @@ tree's member): a mentor and an apprentice, rivals, friends, allies, sworn enemi
 Each item names the other person and what they are to this one: `{name: Idrel Vask, is: mentor}` on Saska Orme
 says Idrel is Saska's mentor (MENTOR_OF from Idrel to Saska); `{name: Wenlow Orme, is: niece}` that Wenlow is
 Saska's niece (AUNT_OR_UNCLE_OF from Saska to Wenlow). A tie both ways (rival, friend, ally, enemy, cousin,
-sibling) is one edge per pair, whichever side says it. `gm_only: true` on an item keeps that tie for the GM, and
-`gm_only: [ties]` every tie of the entry. The word says the tie, never the sex: "aunt" and "uncle" are one tie,
+sibling) is one edge per pair, whichever side says it. `from:` and `to:` on an item date the tie ("rival since
+610": `{name: Cade Harrow, is: rival, from: 610}`): the edge holds from one to the other. `gm_only: true` on an
+item keeps that tie for the GM, and `gm_only: [ties]` every tie of the entry. The word says the tie, never the sex: "aunt" and "uncle" are one tie,
 and answers say which by the person's `sex`.
 """
 
@@ -15,7 +16,7 @@ from __future__ import annotations
 import typing
 from typing import TYPE_CHECKING, ClassVar, Literal
 
-from canon.structured.schemas import LoreModel, Ref, RelationField, RelationType, ScalarKind
+from canon.structured.schemas import Date, LoreModel, Ref, RelationField, RelationType, ScalarKind
 
 if TYPE_CHECKING:
     from canon.structured.normalise import Normaliser
@@ -68,13 +69,16 @@ TieWord = typing.Annotated[
 
 
 class Tie(LoreModel):
-    """One tie: the other person, what they are to this one, and whether only the GM may read it."""
+    """One tie: the other person, what they are to this one, whether only the GM may read it, and when it held
+    (`from`, `to`: dates as a `born:` is written; either may be left out)."""
 
     name: Ref
     tie: TieWord
     gm_only: bool = False
+    since: Date | None = None
+    until: Date | None = None
 
-    yaml_aliases: ClassVar[dict[str, str]] = {"is": "tie"}
+    yaml_aliases: ClassVar[dict[str, str]] = {"is": "tie", "from": "since", "to": "until"}
 
 
 #: The edges ties write, one field per word's direction (a test checks each against the ontology).
@@ -91,8 +95,34 @@ TIE_FIELDS: tuple[RelationField, ...] = tuple(
 
 
 def link_ties(n: Normaliser, owner: str, ties: list[Tie], loc: Loc, hidden: tuple[str, ...]) -> None:
-    """Record the edge of each tie, at its name's line (the GM's alone when the item or `gm_only: [ties]` says)."""
+    """Record the edge of each tie, at its name's line (the GM's alone when the item or `gm_only: [ties]` says),
+    holding from its `from` to its `to` (each checked against the calendar; a `to` before its `from` is an error
+    at the `to`'s line, and the tie is not written)."""
     for index, tie in enumerate(ties):
         field, _relation, _subject = TIE_WORDS[tie.tie]
-        at = (*loc, "ties", index, "name")
-        n.link("Person", field, owner, at, tie.name, gm_only=tie.gm_only or "ties" in hidden)
+        item = (*loc, "ties", index)
+        for part, date in (("since", tie.since), ("until", tie.until)):
+            if date is not None:
+                n.check_date(owner, date, (*item, part), part)
+        if (
+            tie.since is not None
+            and tie.until is not None
+            and n.calendar.compare(tie.until, tie.since) == "before"
+        ):
+            said = {f: getattr(n.v.positions.get((*item, f)), "value", "") for f in ("since", "until")}
+            n.v.report(
+                (*item, "until"),
+                f'"to" ({said["until"]}) is before "from" ({said["since"]}): a tie holds from one to the other',
+            )
+            continue
+        secret = tie.gm_only or "ties" in hidden
+        n.link(
+            "Person",
+            field,
+            owner,
+            (*item, "name"),
+            tie.name,
+            valid_from=tie.since,
+            valid_until=tie.until,
+            gm_only=secret,
+        )

@@ -19,8 +19,10 @@ from collections.abc import Sequence
 
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_bonds import bond_answer
 from memory.knowledge.retrieval.answer_fates import killer_answer, taken_in_answer
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.bonds import in_tense
 from memory.knowledge.retrieval.kin import FAMILY
 
 __all__ = ["ties_answer"]
@@ -83,7 +85,8 @@ _TAUGHT = re.compile(r"^\s*who\s+(?:taught|trained|mentored|tutored)\s+(?P<name>
 def ties_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a question of a tie that is not kin (see the module docstring), or None."""
     return (
-        killer_answer(question, facts)
+        bond_answer(question, facts)  # when two were rivals, allies: their tie's span (`answer_bonds`)
+        or killer_answer(question, facts)
         or taken_in_answer(question, facts)
         or _asked_tie(question, facts)
         or _related(question, facts)
@@ -154,5 +157,8 @@ def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | Non
             # The card says it by the subject's sex ("… is Hob Greave's brother-in-law"), where it knows it.
             lead = f"{r.subject} is {r.object}'s "
             said = next((f for f in (*owner.facts, *other.facts) if f.startswith(lead)), None)
-            return f"{said or relation_sentence(r.predicate, r.subject, r.object)}. [{number}]", number
+            said = in_tense(
+                said or relation_sentence(r.predicate, r.subject, r.object), owner.bonds, them, r.predicate
+            )
+            return f"{said}. [{number}]", number
     return None

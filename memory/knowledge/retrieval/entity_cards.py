@@ -15,6 +15,7 @@ from canon.wording.statements import for_a_card, told_words
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_founded import card_founding
+from memory.knowledge.retrieval.bonds import card_bonds, tensed_bonds
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.kin import kin_of
@@ -147,6 +148,7 @@ def card_fact(
     the asker may see them (`now`: the story's date)."""
     entity = card.entity
     offices = card_offices(card, words, today_key(now))
+    bonds = card_bonds(card, words, today_key(now))
     state = card_state(card, ontology)
     lived = for_a_card(words, card.state)  # a dead man "lived in" his town, as his card says
     return CanonFact(
@@ -157,7 +159,11 @@ def card_fact(
         match_score=round(min(m.score, 100.0), 1),
         hidden=entity_hidden(entity),
         description=entity.description,
-        facts=tensed(card_facts(card, config.max_facts_per_entity, ontology, lived), entity.name, offices),
+        facts=tensed_bonds(
+            tensed(card_facts(card, config.max_facts_per_entity, ontology, lived), entity.name, offices),
+            entity.name,
+            bonds,
+        ),
         score=round(min(m.score, 100.0) / 100, 4),
         relations=card_relations(card, words),
         state=state,
@@ -166,6 +172,7 @@ def card_fact(
         founding=card_founding(card, words, now),
         offices=offices,
         holds=card_holds(card, words, today_key(now)),
+        bonds=bonds,
         when_key=event_key(card, words),
         secrets=tuple(card_secrets(card)),
         step=step.said if step is not None and entity.id in step.found else None,

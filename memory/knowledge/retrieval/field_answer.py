@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.answer_sentence import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
+    is_number,
     related_said,
     sections_of,
     sentences,
@@ -229,8 +230,8 @@ def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
 
 def headed(question: Question, common: Sequence[str] = ()) -> Callable[[LoreResult], bool]:
     """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
-    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with
-    and the words that only set the scene (`scene_words`)."""
+    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with,
+    its numbers (the case asked: "the 2nd use") and the words that only set the scene (`scene_words`)."""
 
     verb = ending_verb(question.expanded)
     # The verb a question ends with is asked, in the player's words ("does cure wounds restore": the books say
@@ -244,7 +245,8 @@ def headed(question: Question, common: Sequence[str] = ()) -> Callable[[LoreResu
             return False
         folded = fold_words(result.text)
         words = headings | set(folded)
-        missing = [w for w in named if not word_in(w, words)]
+        # A number sets the case asked ("the 2nd use", "after 10 hours"), never names the passage's subject.
+        missing = [w for w in named if not word_in(w, words) and not is_number(w)]
         # A word the books say in their own words is held ("heal": the troll "regains" hit points).
         missing = [w for w in missing if w not in related_said(folded, missing)]
         return not missing or scene_words(question, named, missing, common)
