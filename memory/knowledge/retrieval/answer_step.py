@@ -23,7 +23,8 @@
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
-A comparison or a two-part question of fields is `answer_comparison`'s.
+A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
+by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`).
 """
 
 from __future__ import annotations
@@ -48,6 +49,7 @@ from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_named_amount import amount_or_nothing
 from memory.knowledge.retrieval.answer_parts import parts_reply, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
+from memory.knowledge.retrieval.answer_rows import named_row
 from memory.knowledge.retrieval.answer_scene import by_clauses
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
@@ -151,10 +153,11 @@ def _answered(
         else lambda texts: meaning.similarities(question.text, texts, corrected_words=True),
     )
     if not answer.known:
-        return answer
+        return named_row(question.text, facts, results, answer)  # the cell of a row and a column named
     answer = listed(question, facts, results, named_subject(question, facts, results, answer), unknown)
     # Yes or no first, whichever step quoted the sentence that says it (`answer_verdict`).
-    return verdict(question, facts, results, titled(question, facts, results, answer, unknown))
+    answer = named_row(question.text, facts, results, titled(question, facts, results, answer, unknown))
+    return verdict(question, facts, results, answer)  # the row a question names by its label (`answer_rows`)
 
 
 def _reply(

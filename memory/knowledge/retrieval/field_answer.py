@@ -160,8 +160,9 @@ def _named_field(
             label = [
                 w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
             ]
-            if found.label == KIND or not label or not all(word_in(w, asked) for w in label):
-                continue
+            free = _besides(asked, fold_words(found.subject.split(" › ")[-1]))
+            if found.label == KIND or not label or not all(word_in(w, free) for w in label):
+                continue  # "cast time stop" names Time Stop, not its casting time: the name's words count once
             rest = [w for w in question.subject if not word_in(w, label)]
             named = fold_words(found.subject)
             extra = tuple(w for w in rest if not word_in(w, named)) + tuple(need)
@@ -172,6 +173,16 @@ def _named_field(
             if fit > 0 and (best is None or fit > best.fit):
                 best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
     return [best] if best is not None else []
+
+
+def _besides(asked: Sequence[str], name: Sequence[str]) -> list[str]:
+    """Return a question's words without one of each word of a name it says (an ending apart)."""
+    left = list(asked)
+    for word in name:
+        at = next((i for i, w in enumerate(left) if has_word([w], word)), None)
+        if at is not None:
+            del left[at]
+    return left
 
 
 def field_answers(question: Question, results: Sequence[LoreResult], first: int) -> list[FieldHit]:
