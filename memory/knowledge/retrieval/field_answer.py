@@ -93,7 +93,22 @@ def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
     """Return whether a question word is among a text's words: the same word, an ending apart, or a typo."""
     if has_word(words, word):  # the same word, an ending apart
         return True
+    if len(word) >= 4 and any(_swapped(word, other) for other in words):
+        return True  # two letters typed the wrong way round: "trun" for "turn"
     return len(word) >= 5 and any(len(other) >= 5 and fuzz.ratio(word, other) >= 80 for other in words)
+
+
+def _swapped(word: str, other: str) -> bool:
+    """Return whether a word is another with two letters side by side swapped, past its first ("trun", "turn")."""
+    if len(word) != len(other) or word[0] != other[0] or word == other:
+        return False
+    apart = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
+    return (
+        len(apart) == 2
+        and apart[1] == apart[0] + 1
+        and word[apart[0]] == other[apart[1]]
+        and word[apart[1]] == other[apart[0]]
+    )
 
 
 def _fit(subject: Sequence[str], name: str) -> float:
@@ -145,8 +160,9 @@ def _named_field(
             label = [
                 w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
             ]
-            if found.label == KIND or not label or not all(word_in(w, asked) for w in label):
-                continue
+            free = _besides(asked, fold_words(found.subject.split(" › ")[-1]))
+            if found.label == KIND or not label or not all(word_in(w, free) for w in label):
+                continue  # "cast time stop" names Time Stop, not its casting time: the name's words count once
             rest = [w for w in question.subject if not word_in(w, label)]
             named = fold_words(found.subject)
             extra = tuple(w for w in rest if not word_in(w, named)) + tuple(need)
@@ -157,6 +173,16 @@ def _named_field(
             if fit > 0 and (best is None or fit > best.fit):
                 best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
     return [best] if best is not None else []
+
+
+def _besides(asked: Sequence[str], name: Sequence[str]) -> list[str]:
+    """Return a question's words without one of each word of a name it says (an ending apart)."""
+    left = list(asked)
+    for word in name:
+        at = next((i for i, w in enumerate(left) if has_word([w], word)), None)
+        if at is not None:
+            del left[at]
+    return left
 
 
 def field_answers(question: Question, results: Sequence[LoreResult], first: int) -> list[FieldHit]:
