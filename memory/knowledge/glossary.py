@@ -187,6 +187,7 @@ RELATED: dict[str, tuple[str, ...]] = {
     "healing": ("regain", "regains", "restore", "restores"),
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
+    "regeneration": ("regain", "regains"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").

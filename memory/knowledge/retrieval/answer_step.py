@@ -3,7 +3,8 @@
 `reply` is the answer step `Answerer.ask` uses, on a question read by `memory.knowledge.question.analyse`:
 1. the canon graph (`answer_graph`), as before: canon outranks imported prose;
 2. the field asked, of the subject named (`field_answer`): "Owlbear's hit points are 59 (7d10 + 21). [1]"; a
-   field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack");
+   field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack"); a
+   field of an entry the question calls by a trait's name ("the demon with Horror Nimbus": `answer_trait_named`);
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
    something else is not an answer);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
@@ -57,6 +58,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
@@ -181,6 +183,7 @@ def _reply(
             hits = field_answers(fewer, results, len(facts) + 1)
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
+    hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))

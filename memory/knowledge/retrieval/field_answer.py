@@ -93,7 +93,22 @@ def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
     """Return whether a question word is among a text's words: the same word, an ending apart, or a typo."""
     if has_word(words, word):  # the same word, an ending apart
         return True
+    if len(word) >= 4 and any(_swapped(word, other) for other in words):
+        return True  # two letters typed the wrong way round: "trun" for "turn"
     return len(word) >= 5 and any(len(other) >= 5 and fuzz.ratio(word, other) >= 80 for other in words)
+
+
+def _swapped(word: str, other: str) -> bool:
+    """Return whether a word is another with two letters side by side swapped, past its first ("trun", "turn")."""
+    if len(word) != len(other) or word[0] != other[0] or word == other:
+        return False
+    apart = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
+    return (
+        len(apart) == 2
+        and apart[1] == apart[0] + 1
+        and word[apart[0]] == other[apart[1]]
+        and word[apart[1]] == other[apart[0]]
+    )
 
 
 def _fit(subject: Sequence[str], name: str) -> float:

@@ -13,6 +13,7 @@ from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_scope import strange_words
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_words import same_word
+from memory.knowledge.retrieval.field_answer import word_in
 from tests.memory.knowledge.retrieval.test_answer import passage
 
 SHELTER = passage(
@@ -75,3 +76,66 @@ def test_a_word_no_source_holds_that_names_something_still_says_nothing_known() 
     ):
         said = reply(analyse(question), [], [OVERLOAD, SHELTER], unknown=unknown)
         assert not said.known, question
+
+
+GLOOMWING = passage(
+    "## Gloomwing\n\n*Large fiend (moth), chaotic evil*\n\n- **Armor Class** 15\n- **Challenge** 7 (2,900 XP)\n\n"
+    "***Magic Resistance.*** The gloomwing has advantage on saving throws against spells.\n\n**Actions**\n\n"
+    "***Bite.*** Melee Weapon Attack: +6 to hit, reach 5 ft., one target.\n\n"
+    "***Dust Veil.*** The gloomwing sheds a cloud of grey dust. Each creature within 10 feet of it is blinded "
+    "until the end of its next turn.",
+    "Bestiary",
+    "Gloomwing",
+    chunk_id=4,
+)
+ASHMAW = passage(
+    "## Ashmaw\n\n*Huge fiend, chaotic evil*\n\n- **Armor Class** 17\n- **Challenge** 11 (7,200 XP)\n\n"
+    "***Magic Resistance.*** The ashmaw has advantage on saving throws against spells.\n\n**Actions**\n\n"
+    "***Bite.*** Melee Weapon Attack: +9 to hit, reach 10 ft., one target.",
+    "Bestiary",
+    "Ashmaw",
+    chunk_id=5,
+)
+
+
+def test_a_field_of_an_entry_called_by_its_trait_s_name_is_the_entry_s() -> None:
+    answer = reply(
+        analyse("what's the CR of the fiend that has the Dust Veil ability?"), [], [GLOOMWING, ASHMAW]
+    )
+    assert answer.text == "Gloomwing's challenge is 7 (2,900 XP). [1]"
+    answer = reply(analyse("armor class of the thing with dust veil"), [], [ASHMAW, GLOOMWING])
+    assert answer.known and "15" in answer.text and "Gloomwing" in answer.text
+
+
+def test_a_trait_every_entry_has_or_a_one_word_trait_calls_no_entry() -> None:
+    for question in (
+        "AC of the fiend with magic resistance",  # both entries found have it
+        "challenge of the fiend with a bite",  # one word: every creature's
+        "challenge of the fiend with a dust cloak",  # no block so named
+    ):
+        assert not reply(analyse(question), [], [GLOOMWING, ASHMAW]).known, question
+
+
+STALWART = passage(
+    "## Warden (Bulwark): Stalwart\n\n*Warden (Bulwark) feature, level 14*\n\nAt the start of your turn, "
+    "you regain hit points equal to 3 + your Wisdom modifier if you have no more than half of your hit "
+    "points left.",
+    "Class Features",
+    "Warden (Bulwark): Stalwart",
+    chunk_id=6,
+)
+
+
+def test_two_letters_swapped_and_the_table_s_regen_are_read_as_the_books_words() -> None:
+    assert word_in("trun", {"turn"})
+    assert not word_in("tnur", {"turn"}) and not word_in("tern", {"turn"}) and not word_in("rtun", {"turn"})
+    answer = reply(analyse("bulwark stalwart hp regen per trun"), [], [STALWART], unknown=["trun"])
+    assert answer.known and "3 + your Wisdom modifier" in answer.text
+    # A name no source holds beside them still says nothing known.
+    said = reply(analyse("gorgonaut hp regen per trun"), [], [STALWART], unknown=["gorgonaut", "trun"])
+    assert not said.known
+
+
+def test_a_trait_named_beside_something_the_entry_does_not_hold_calls_no_entry() -> None:
+    asked = analyse("what's the CR of the thornbeast that has the Dust Veil ability?")
+    assert not reply(asked, [], [GLOOMWING, ASHMAW]).known
