@@ -86,6 +86,8 @@ def test_a_description_then_a_question_of_it_in_a_clause_of_its_own_is_split() -
     # A possessive stands for the thing's own; the last pronoun is the thing ("how hard is it to ... out of it").
     found = split("that shell which sings forever... how far does its song carry")
     assert found is not None and found.asked("Siren Conch") == "how far does Siren Conch's song carry"
+    found = split("the hag that curdles milk… what threat is she")
+    assert found is not None and found.asked("Saltcrone") == "what threat is Saltcrone"
     found = split("the crab with iron claws, how hard is it to pry a hand out of it")
     assert found is not None and found.asked("Ironpincer").endswith("pry a hand out of Ironpincer")
     # No pronoun: the question is asked of the thing.
