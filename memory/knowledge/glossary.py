@@ -98,6 +98,7 @@ SHIPPED: dict[str, str] = {
     "attack of opportunity": "opportunity attack",
     "conc": "concentration",
     "lvl": "level",
+    "#": "number",
     "max": "maximum",
     "normal weapons": "nonmagical weapons",
     "regular weapons": "nonmagical weapons",

@@ -30,6 +30,7 @@ from memory.knowledge.retrieval.answer_sentence import (
     NO_AMOUNT,
     asks_amount,
     asks_measure,
+    counted,
     has_amount,
     is_example,
     says_field,
@@ -242,6 +243,11 @@ def from_first(
         # The passage's own heading ("Lantern of Lost Ways") is no block of it.
         and not all(_akin_any(w, title) for w in fold_words(u.name) if w not in STOPWORDS)
     ]
+    count = counted(question.expanded)
+    if count is not None and named and not any(count.search(u.text) for u in named):
+        # "roper max number of tendrils": the sentence counting them ("up to six tendrils"), not the block named.
+        counting = [u for u in units if count.search(u.text)]
+        named, units = ([], counting) if counting else (named, units)
     if named:
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]

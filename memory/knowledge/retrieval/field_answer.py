@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
@@ -172,7 +172,29 @@ def _named_field(
             fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
                 best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
-    return [best] if best is not None else []
+    return [_counting(best, readable, first, asked)] if best is not None else []
+
+
+def _counting(
+    hit: FieldHit, readable: Sequence[tuple[int, LoreResult]], first: int, asked: Sequence[str]
+) -> FieldHit:
+    """Return the hit, or, when the question asks how many of something its value does not count, a line of the
+    same subject that counts it and whose label says a word of the question ("max number of tendrils": the
+    roper's "Grasping Tendrils" saying "up to six tendrils", not its "Tendril" attack)."""
+    if hit.counts is None or hit.counts.search(hit.field.value):
+        return hit
+    for index, result in readable:
+        if first + index != hit.number:
+            continue
+        for found in fields_of(result):
+            label = [w for w in fold_words(found.label) if w not in STOPWORDS]
+            if (
+                found.subject == hit.field.subject
+                and any(word_in(w, asked) for w in label)
+                and hit.counts.search(found.value)
+            ):
+                return replace(hit, field=found)
+    return hit
 
 
 def _besides(asked: Sequence[str], name: Sequence[str]) -> list[str]:

@@ -110,3 +110,22 @@ def test_the_title_s_words_name_no_block_of_its_entry() -> None:
     assert said.known and "1d4 + 1 turns" in said.text
     said = reply(analyse("what is the casting time of hour lock"), [], [spell])
     assert said.known and "1 action" in said.text
+
+
+# A creature of another bestiary: its attack named by the thing counted, its trait saying how many it has.
+LASHER = passage(
+    "## Bog Lasher\n\n*Large plant, unaligned*\n\n- **Armor Class** 13\n- **Hit Points** 52 (7d10 + 14)\n\n"
+    "***Thorned Vines.*** The bog lasher can have up to four vines at a time. A severed vine regrows in an hour.\n\n"
+    "**Actions**\n\n***Vine.*** Melee Weapon Attack: +5 to hit, reach 20 ft., one creature. Hit: The target is "
+    "pulled 10 feet toward the lasher.",
+    "Monsters",
+    "Bog Lasher",
+)
+
+
+def test_how_many_of_a_thing_is_the_line_counting_it_not_the_line_named_by_it() -> None:
+    for asked in ("bog lasher max # of vines at once?", "how many vines can a bog lasher have"):
+        said = reply(analyse(asked), [], [LASHER])
+        assert said.known and "up to four vines" in said.text, asked
+    said = reply(analyse("what does the bog lasher's vine attack do"), [], [LASHER])
+    assert said.known and "+5 to hit" in said.text
