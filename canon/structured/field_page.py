@@ -42,7 +42,7 @@ def takes(shape: Shape) -> str:
             return "a list of mappings of " + _keys(shape.item.model)
         item = takes(shape.item)
         plural = {"a name": "names", "text": "texts", "a date": "dates", "an id": "ids"}.get(item, item)
-        return f"a list of {plural}"
+        return f"{item} or a list of {plural}" if shape.lone else f"a list of {plural}"
     if shape.kind == "model" and shape.model is not None:
         return "a mapping of " + _keys(shape.model)
     if shape.scalar is ScalarKind.CHOICE:

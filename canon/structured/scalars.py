@@ -20,10 +20,10 @@ from collections.abc import Callable
 from typing import Any
 
 from canon.structured.schemas import ScalarKind
-from canon.structured.shapes import Shape, expected
+from canon.structured.shapes import NULLS, Shape, expected
 from canon.structured.tree import Node, Scalar, got
 
-NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+__all__ = ["FAILED", "MAX_DIGITS", "NULLS", "Failed", "read_scalar"]
 _INT = re.compile(r"[-+]?(?:0|[1-9][0-9]*)")
 _LEADING_ZERO_INT = re.compile(r"[-+]?0[0-9]+")
 # The most digits a number's whole part may have: far beyond any field's range (a year has at most 12).

@@ -304,6 +304,15 @@ def _date_in_words(value: str, calendar: CampaignCalendar) -> WorldDate:
 
 
 Text = Annotated[str, ScalarKind.TEXT]
+
+
+class OneOrMore:
+    """Mark a list field that takes one value as well as several: `worships: The Tide Mother` is read as
+    `worships: [The Tide Mother]`."""
+
+
+#: Names as written, one or several (`worships: The Tide Mother`, `worships: [The Tide Mother, Saint Orla]`).
+Names = Annotated[list[Text], OneOrMore()]
 Name = Annotated[str, ScalarKind.TEXT, StringConstraints(min_length=1)]
 Id = Annotated[str, ScalarKind.ID, AfterValidator(check_id)]
 EraId = Annotated[str, ScalarKind.ID, AfterValidator(check_era_id)]

@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from canon.structured.schemas import LoreModel, ScalarKind, id_from_name
-from canon.structured.tree import Node, Scalar
+from canon.structured.schemas import LoreModel, OneOrMore, ScalarKind, id_from_name
+from canon.structured.tree import Node, Scalar, Seq
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,6 +22,8 @@ class Shape:
     model: type[LoreModel] | None = None
     nullable: bool = False
     choices: tuple[str, ...] = ()
+    #: A list that takes one value as well as several (`OneOrMore`): a lone value is a list of one.
+    lone: bool = False
 
 
 def shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> Shape:
@@ -45,7 +47,7 @@ def shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> Shape:
         return Shape("scalar", scalar=marker)
     if origin is list:
         (item,) = typing.get_args(annotation)
-        return Shape("list", item=shape_of(item))
+        return Shape("list", item=shape_of(item), lone=any(isinstance(m, OneOrMore) for m in metadata))
     if isinstance(annotation, type) and issubclass(annotation, LoreModel):
         return Shape("model", model=annotation)
     if annotation is bool:
@@ -60,6 +62,8 @@ def shape_of(annotation: Any, metadata: Sequence[Any] = ()) -> Shape:
 
 
 _SHAPES: dict[type[LoreModel], dict[str, Shape]] = {}
+#: The plain scalars that mean nothing: an optional field's "none", a list's no items.
+NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 # Scalar kinds read as the scalar's own text: any quoted scalar, and a plain one unless it spells null.
 VERBATIM = frozenset(
     {ScalarKind.TEXT, ScalarKind.ID, ScalarKind.REF, ScalarKind.ERA_REF, ScalarKind.DATE, ScalarKind.CHOICE}
@@ -178,14 +182,21 @@ def unknown_field(key: str, model: type[LoreModel]) -> str:
     return f'unknown field "{key}"{hint}; allowed fields: {field_list(model)}'
 
 
-def dates_rejoined(
-    pairs: list[tuple[Scalar, Node]], table: dict[str, FieldSpec]
-) -> list[tuple[Scalar, Node]]:
-    """Return a mapping's pairs with each date written on one line whole again: of `{name: Cade Harrow, from: 3
-    Thaw, 612 TR}`, YAML reads the year as a key of its own with no value, on the date's line: it is the date's
-    rest."""
+def pairs_read(pairs: list[tuple[Scalar, Node]], table: dict[str, FieldSpec]) -> list[tuple[Scalar, Node]]:
+    """Return a mapping's pairs as its fields read them: each date written on one line whole again (of `{name: Cade
+    Harrow, from: 3 Thaw, 612 TR}`, YAML reads the year as a key of its own with no value, on the date's line: it
+    is the date's rest), and the lone value of a list that takes one (`OneOrMore`: `worships: The Tide Mother`) a
+    list of one."""
     joined: list[tuple[Scalar, Node]] = []
     for key, value in pairs:
+        spec = table.get(key.value)
+        if (
+            spec is not None
+            and spec[1].lone
+            and type(value) is Scalar
+            and not (value.plain and value.value in NULLS)
+        ):
+            value = Seq([value], value.line, value.column)
         if joined and key.plain and type(value) is Scalar and value.plain and not value.value:
             last_key, last = joined[-1]
             spec = table.get(last_key.value)

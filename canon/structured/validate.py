@@ -30,11 +30,11 @@ from canon.structured.schemas import (
 from canon.structured.shapes import (
     FieldSpec,
     Shape,
-    dates_rejoined,
     expected,
     field_list,
     field_table,
     is_verbatim,
+    pairs_read,
     reference_lists,
     unknown_field,
 )
@@ -145,7 +145,7 @@ class Validator:
         positions = self.positions
         data: dict[str, Any] = {}
         written: dict[str, Scalar] = {}
-        for key, value in dates_rejoined(node.pairs, table):
+        for key, value in pairs_read(node.pairs, table):
             written_key = key.value
             if written_key in skip:
                 continue

@@ -21,6 +21,7 @@ from canon.storage import Database, utc_now
 from canon.storage_faults import storage_fault
 from canon.visibility import Knowing, entity_facts_seen, passages_seen
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+from memory.knowledge.ask_described import DescribedAsking
 from memory.knowledge.glossary import GLOSSARY_SETTINGS, merged
 from memory.knowledge.models import Answer, LoreResult, RetrievalRecord
 from memory.knowledge.question import Question, analyse, spelled_out
@@ -45,8 +46,9 @@ from memory.knowledge.retrievals import add_retrieval, load_retrieval
 log = logging.getLogger(__name__)
 
 
-class Answerer:
-    """Answers lore questions for a player or the GM and keeps the answers.
+class Answerer(DescribedAsking):
+    """Answers lore questions for a player or the GM and keeps the answers; a question asked of a thing it
+    describes, by the thing's name too (`DescribedAsking`).
 
     `meaning` (None: words alone) reads the meaning of the sentences where words say too little: the sentence
     closest in meaning answers when none holds enough of the question's words, and a line unrelated in meaning
@@ -124,8 +126,7 @@ class Answerer:
                 # The search read "revivfy" as "revivify": so does the answer (the question as asked is kept).
                 fixed = analyse(corrected(asked.expanded, answer.trace.corrections), {})
                 asked = replace(fixed, text=asked.text, glossary_used=asked.glossary_used)
-            said = await self._reply(asked, answer)
-            answer = answer.model_copy(update={"reply": said})
+            answer = await self._replied(asked, answer, glossary, (viewer, limit, search, knowing, reads))
         if record:
             try:
                 retrieval_id = await self._record(answer, search.name, asker_id)

@@ -85,6 +85,9 @@ SHIPPED: dict[str, str] = {
     "gobbos": "goblin",
     "gob": "goblin",
     # A natural 20 is a roll the books write as such ("roll a 20 on the attack roll"); what it does is theirs.
+    # A fraction the books write in words ("three-quarters cover"); "1/2" and "1/4" stay: books print them so
+    # ("challenge 1/2").
+    "3/4": "three-quarters",
     "nat 20": "roll a 20",
     "natural 20": "roll a 20",
     "nat 1": "roll a 1",
@@ -95,6 +98,7 @@ SHIPPED: dict[str, str] = {
     "attack of opportunity": "opportunity attack",
     "conc": "concentration",
     "lvl": "level",
+    "#": "number",
     "max": "maximum",
     "normal weapons": "nonmagical weapons",
     "regular weapons": "nonmagical weapons",
@@ -154,6 +158,9 @@ SHIPPED: dict[str, str] = {
     "afraid": "frightened",
     "terrified": "frightened",
     "knocked down": "prone",
+    # Tiredness as players say it: the books count it in levels of exhaustion.
+    "fatigue": "exhaustion",
+    "fatigued": "exhausted",
     "paralysed": "paralyzed",
     "blind": "blinded",
     "deaf": "deafened",
@@ -183,6 +190,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "healing": ("regain", "regains", "restore", "restores"),
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
+    "regeneration": ("regain", "regains"),
+    # Who a rule counts, as the table says it: the books count creatures.
+    "people": ("creature", "creatures"),
+    "persons": ("creature", "creatures"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").

@@ -20,6 +20,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death, stated_death
+from canon.structured.kinds.faith import FAITH_SPELLINGS, link_faith, religion
 from canon.structured.kinds.fates import FATE_FIELDS, told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.leaks import warn_told_truths
@@ -37,6 +38,7 @@ from canon.structured.schemas import (
     LifeEventKind,
     LoreModel,
     Name,
+    Names,
     Ref,
     RelationField,
     Role,
@@ -91,6 +93,8 @@ class Character(Entry):
     spouses: list[Ref] = Field(default_factory=list)
     # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
     ties: list[Tie] = Field(default_factory=list)
+    # Whom they worship: a god's name or several (`kinds.faith`), WORSHIPS each god of that name there is.
+    worships: Names = Field(default_factory=list)
     description: Text | None = None
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
@@ -98,7 +102,7 @@ class Character(Entry):
     players: list[Text] = Field(default_factory=list)
 
     # A family tree's member writes its spouses `spouse_of:`: a line copied from a tree reads the same here.
-    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses", **BIRTH_SPELLINGS}
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouse_of": "spouses", **BIRTH_SPELLINGS, **FAITH_SPELLINGS}
 
 
 class CharactersFile(LoreModel):
@@ -127,6 +131,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             "died": n.date_text(character.died),
             "birth_name": character.birth_name,
             "cause_of_death": character.cause_of_death,
+            "religion": religion(character.worships),
             **told_attributes(character),
             "description": character.description,
             "gm_notes": character.gm_notes,
@@ -145,6 +150,7 @@ def normalise(n: Normaliser, document: CharactersFile) -> None:
             n.v.report((*loc, "died"), f'"died" ({died}) is before "born" ({born})')
         n.link_fields("Person", character, loc, gm_only=hidden)
         link_ties(n, character.id, character.ties, loc, hidden)
+        link_faith(n, character.id, character.worships, loc, hidden)
         _players(n, character, loc)
 
 

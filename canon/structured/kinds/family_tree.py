@@ -17,6 +17,7 @@ from pydantic import Field, JsonValue
 
 from canon.structured.kinds.base import KindSpec
 from canon.structured.kinds.deaths import check_death, stated_death
+from canon.structured.kinds.faith import FAITH_SPELLINGS, link_faith, religion
 from canon.structured.kinds.fates import told_attributes, truths_told
 from canon.structured.kinds.hidden import hidden_fields, status_told
 from canon.structured.kinds.leaks import warn_told_truths
@@ -32,6 +33,7 @@ from canon.structured.schemas import (
     LifeEventKind,
     LoreModel,
     Name,
+    Names,
     Ref,
     RelationField,
     Sex,
@@ -98,12 +100,14 @@ class Person(Entry):
     public_status: Status | None = None
     # Ties to other people that are neither a parent's nor a marriage: `{name: Idrel Vask, is: mentor}`.
     ties: list[Tie] = Field(default_factory=list)
+    # Whom the member worships, as a character's (`kinds.faith`).
+    worships: Names = Field(default_factory=list)
     description: Text | None = None
     # The GM's alone, as a character's: notes, and the fields named (`gm_only: [faction]`, a secret allegiance).
     gm_notes: Text | None = None
     gm_only: list[Text] = Field(default_factory=list)
 
-    yaml_aliases: ClassVar[dict[str, str]] = {"spouses": "spouse_of", **BIRTH_SPELLINGS}
+    yaml_aliases: ClassVar[dict[str, str]] = {"spouses": "spouse_of", **BIRTH_SPELLINGS, **FAITH_SPELLINGS}
 
 
 class FamilyTreeFile(LoreModel):
@@ -165,6 +169,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
             "died": n.date_text(person.died),
             "birth_name": person.birth_name,
             "cause_of_death": person.cause_of_death,
+            "religion": religion(person.worships),
             **told_attributes(person),
             "titles": titles,
             "held_titles": spans,
@@ -191,6 +196,7 @@ def normalise(n: Normaliser, document: FamilyTreeFile) -> None:
         _link_kin(n, person, loc, people, hidden, ancestry)
         n.link_fields("Person", person, loc, skip=("parents", "children", "lineage"), gm_only=hidden)
         link_ties(n, person.id, person.ties, loc, hidden)
+        link_faith(n, person.id, person.worships, loc, hidden)
     n.report_cycles(
         ancestry,
         lambda cycle: (

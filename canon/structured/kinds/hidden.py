@@ -21,6 +21,8 @@ if TYPE_CHECKING:
 
 # Fields that cannot be hidden one by one: the entry itself says who may see it (`visibility: gm_only`).
 NOT_HIDEABLE = frozenset({"id", "name", "visibility", "gm_only", "gm_notes"})
+#: Fields kept as a fact of another name: hiding the field hides the fact (`worships` is the fact `religion`).
+STORED_AS = {"worships": "religion"}
 # Fields that say one thing, once or as a list: hiding one hides the others.
 _ONE_SECRET: tuple[frozenset[str], ...] = (
     frozenset({"spouse", "spouses", "spouse_of"}),
@@ -54,6 +56,7 @@ def hidden_fields(
             )
     if "died" in hidden:
         hidden.extend(name for name in ("cause_of_death", "died_at") if name in type(entry).model_fields)
+    hidden.extend(STORED_AS[name] for name in list(hidden) if name in STORED_AS)
     for group in _ONE_SECRET:
         if any(name in group and getattr(entry, name) in (None, []) for name in hidden):
             hidden.extend(sorted(name for name in group - set(hidden) if name in allowed))

@@ -61,6 +61,7 @@ __all__ = [
     "content_share",
     "described",
     "describes",
+    "holds_kind",
     "kind_words",
     "named_subject",
     "near",
@@ -140,6 +141,14 @@ def kind_words(text: str) -> list[str]:
     end = _KIND_END.search(said, 1)
     words = fold_words(said[: end.start()] if end else said)[:KIND_WORDS]
     return [w for w in words if w not in STOPWORDS and w not in CHATTER and w not in _NO_KIND]
+
+
+def holds_kind(text: str, result: LoreResult) -> bool:
+    """Return whether a passage holds the kind a description names (`kind_words`), in its headings or its text
+    (any, when it names none)."""
+    kind = kind_words(text)
+    seen = fold_words(" ".join([result.source_title, *result.heading_path, result.text]))
+    return not kind or bool(_held(kind, seen))
 
 
 def describes(text: str) -> bool:
@@ -309,9 +318,7 @@ def described(
     least = (MIN_DESCRIBED_SHARE if both else LED_SHARE) if describing else MIN_SHARE
     if content_share(question, first) < least:
         return None
-    kind = kind_words(question.text)
-    seen = fold_words(" ".join([first.source_title, *first.heading_path, first.text]))
-    if kind and not _held(kind, seen):
+    if not holds_kind(question.text, first):
         return None  # "which feat lets me ignore cover": the section found is no feat
     sentence = best_sentence(question, first)
     subject = subject_of(first)

@@ -30,6 +30,7 @@ from memory.knowledge.retrieval.answer_sentence import (
     NO_AMOUNT,
     asks_amount,
     asks_measure,
+    counted,
     has_amount,
     is_example,
     says_field,
@@ -238,10 +239,15 @@ def from_first(
         u
         for u in units
         if u.name
-        and _named(u.name, question)
+        and _named(u.name, question, title)
         # The passage's own heading ("Lantern of Lost Ways") is no block of it.
         and not all(_akin_any(w, title) for w in fold_words(u.name) if w not in STOPWORDS)
     ]
+    count = counted(question.expanded)
+    if count is not None and named and not any(count.search(u.text) for u in named):
+        # "roper max number of tendrils": the sentence counting them ("up to six tendrils"), not the block named.
+        counting = [u for u in units if count.search(u.text)]
+        named, units = ([], counting) if counting else (named, units)
     if named:
         block = [u for u in named if u.name == named[0].name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
@@ -293,7 +299,15 @@ def field_words(question: Question) -> list[str]:
     return [w for f in question.fields if f != KIND_LINE for w in fold_words(f) if w not in STOPWORDS]
 
 
-def _named(name: str, question: Question) -> bool:
+def _named(name: str, question: Question, title: Sequence[str] = ()) -> bool:
+    """Return whether the question names a block by every word of its name, the words naming the passage's title
+    counted once ("cast time stop" names no "Casting Time": "time" is the title's)."""
     words = [w for w in fold_words(name) if w not in STOPWORDS]
-    asked = set(fold_words(question.expanded))
-    return bool(words) and all(_akin_any(w, asked) for w in words)
+    asked = fold_words(question.expanded)
+    if all(_akin_any(t, words) for t in title):
+        title = ()  # the block's name holds the title ("Knight: Iron Will"): the question's words say both
+    for word in title:
+        at = next((i for i, w in enumerate(asked) if akin(word, w)), None)
+        if at is not None:
+            del asked[at]
+    return bool(words) and all(_akin_any(w, set(asked)) for w in words)

@@ -5,7 +5,8 @@ misspells ("kenku mimicry", "do I get advantage for flanking"): such a question 
 with a line about something else that shares its other words. When the question's other words name the best
 passage's section (its own words, a plural apart: "kenku mimicry" does not name Mimic), the word only qualifies
 it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriever finds the words no source
-holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject.
+holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject, nor is
+its word for what the books say otherwise ("formula": `glossary.RELATED`).
 
 `off_subject`: sentences quoted from a lesser passage only (the best one said nothing that answers) must be
 about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
@@ -40,6 +41,7 @@ from memory.knowledge.retrieval.answer_words import (
     related_said,
     same_word,
     sections_of,
+    table_word,
 )
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
@@ -76,8 +78,11 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     # A short subject is all naming words ("what ability score bonus do tortles get").
     naming = len(question.subject) if len(question.subject) <= SHORT_SUBJECT else NAMING_WORDS
     about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:naming])
-    # An amount names nothing ("can a sloop tow three barges" of a book saying "two barges").
-    strange = [w for w in unknown if w in about and w not in CHATTER and not is_number(w)]
+    # An amount names nothing ("can a sloop tow three barges" of a book saying "two barges"); nor does the
+    # table's word for what the books say otherwise ("the *formula* for carrying capacity": the books give a sum).
+    strange = [
+        w for w in unknown if w in about and w not in CHATTER and not is_number(w) and not table_word(w)
+    ]
     if not strange:
         return []
     seen: set[str] = set()

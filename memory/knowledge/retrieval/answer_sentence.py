@@ -51,9 +51,9 @@ _AMOUNT = re.compile(
 )
 #: How much less a sentence without an amount weighs when the question asks one.
 NO_AMOUNT = 0.6
-#: "How many willing creatures can ...": the words counted, up to the verb.
+#: "How many willing creatures can ...", "max number of tendrils at once": the words counted, up to the verb.
 _HOW_MANY = re.compile(
-    r"\bhow many\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
+    r"\b(?:how many|number of)\s+(?:[^\W\d_]+\s+){0,2}?([^\W\d_]+)"
     r"(?=\s+(?:do|does|did|can|could|will|would|should|may|might|must|is|are|was|were|has|have|had|in|on|at|per|"
     r"for|of)\b|\s*[?!.]*$)"
 )

@@ -3,7 +3,8 @@
 `reply` is the answer step `Answerer.ask` uses, on a question read by `memory.knowledge.question.analyse`:
 1. the canon graph (`answer_graph`), as before: canon outranks imported prose;
 2. the field asked, of the subject named (`field_answer`): "Owlbear's hit points are 59 (7d10 + 21). [1]"; a
-   field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack");
+   field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack"); a
+   field of an entry the question calls by a trait's name ("the demon with Horror Nimbus": `answer_trait_named`);
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
    something else is not an answer);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
@@ -22,7 +23,8 @@
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
-A comparison or a two-part question of fields is `answer_comparison`'s.
+A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
+by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`).
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_named_amount import amount_or_nothing
 from memory.knowledge.retrieval.answer_parts import parts_reply, two_parts
 from memory.knowledge.retrieval.answer_prose import prose_beside
+from memory.knowledge.retrieval.answer_rows import named_row
 from memory.knowledge.retrieval.answer_scene import by_clauses
 from memory.knowledge.retrieval.answer_scope import (
     named_otherwise,
@@ -55,6 +58,7 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words
@@ -149,10 +153,11 @@ def _answered(
         else lambda texts: meaning.similarities(question.text, texts, corrected_words=True),
     )
     if not answer.known:
-        return answer
+        return named_row(question.text, facts, results, answer)  # the cell of a row and a column named
     answer = listed(question, facts, results, named_subject(question, facts, results, answer), unknown)
     # Yes or no first, whichever step quoted the sentence that says it (`answer_verdict`).
-    return verdict(question, facts, results, titled(question, facts, results, answer, unknown))
+    answer = named_row(question.text, facts, results, titled(question, facts, results, answer, unknown))
+    return verdict(question, facts, results, answer)  # the row a question names by its label (`answer_rows`)
 
 
 def _reply(
@@ -178,6 +183,7 @@ def _reply(
             hits = field_answers(fewer, results, len(facts) + 1)
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
+    hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))

@@ -39,6 +39,7 @@ __all__ = [
     "same_word",
     "sections_of",
     "sentences",
+    "table_word",
 ]
 
 
@@ -213,8 +214,8 @@ def same_word(a: str, b: str) -> bool:
     """Return whether two folded words are the same but for an ending ("aboleths" and "aboleth"), or forms of
     the same irregular verb ("steal" and "stolen"), or the same number as a figure or an ordinal ("round 1" is
     the "first" round, "level 2" the "2nd")."""
-    if a == b:
-        return True
+    if a == b or {a, b} == {"2nd", "second"}:
+        return True  # "second" is left out of the ordinals (a time too), but "2nd" is never a time
     if a[:2] != b[:2] and (same_start(a) is not None or same_start(b) is not None):
         return False  # no ending makes them one (`same_start`)
     if _IRREGULAR.get(a, a) == _IRREGULAR.get(b, b):
@@ -308,6 +309,12 @@ def asked_words(question: str) -> list[str]:
 def _related(word: str) -> tuple[str, ...]:
     """Return the books' words for a question's word (`glossary.RELATED`, an ending apart), none when it has none."""
     return tuple(p for k, phrases in RELATED.items() if same_word(word, k) for p in phrases)
+
+
+def table_word(word: str) -> bool:
+    """Return whether a folded word is the table's word for something the books say in their own words
+    (`glossary.RELATED`: "formula", "money"): a way of asking, never a name."""
+    return bool(_related(word))
 
 
 def related_said(text: str | Sequence[str], asked: Sequence[str]) -> set[str]:

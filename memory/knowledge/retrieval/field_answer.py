@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.answer_sentence import counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
+    is_number,
     related_said,
     sections_of,
     sentences,
@@ -92,7 +93,22 @@ def word_in(word: str, words: Sequence[str] | set[str]) -> bool:
     """Return whether a question word is among a text's words: the same word, an ending apart, or a typo."""
     if has_word(words, word):  # the same word, an ending apart
         return True
+    if len(word) >= 4 and any(_swapped(word, other) for other in words):
+        return True  # two letters typed the wrong way round: "trun" for "turn"
     return len(word) >= 5 and any(len(other) >= 5 and fuzz.ratio(word, other) >= 80 for other in words)
+
+
+def _swapped(word: str, other: str) -> bool:
+    """Return whether a word is another with two letters side by side swapped, past its first ("trun", "turn")."""
+    if len(word) != len(other) or word[0] != other[0] or word == other:
+        return False
+    apart = [i for i, (a, b) in enumerate(zip(word, other, strict=True)) if a != b]
+    return (
+        len(apart) == 2
+        and apart[1] == apart[0] + 1
+        and word[apart[0]] == other[apart[1]]
+        and word[apart[1]] == other[apart[0]]
+    )
 
 
 def _fit(subject: Sequence[str], name: str) -> float:
@@ -144,8 +160,9 @@ def _named_field(
             label = [
                 w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
             ]
-            if found.label == KIND or not label or not all(word_in(w, asked) for w in label):
-                continue
+            free = _besides(asked, fold_words(found.subject.split(" › ")[-1]))
+            if found.label == KIND or not label or not all(word_in(w, free) for w in label):
+                continue  # "cast time stop" names Time Stop, not its casting time: the name's words count once
             rest = [w for w in question.subject if not word_in(w, label)]
             named = fold_words(found.subject)
             extra = tuple(w for w in rest if not word_in(w, named)) + tuple(need)
@@ -155,7 +172,39 @@ def _named_field(
             fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
                 best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
-    return [best] if best is not None else []
+    return [_counting(best, readable, first, asked)] if best is not None else []
+
+
+def _counting(
+    hit: FieldHit, readable: Sequence[tuple[int, LoreResult]], first: int, asked: Sequence[str]
+) -> FieldHit:
+    """Return the hit, or, when the question asks how many of something its value does not count, a line of the
+    same subject that counts it and whose label says a word of the question ("max number of tendrils": the
+    roper's "Grasping Tendrils" saying "up to six tendrils", not its "Tendril" attack)."""
+    if hit.counts is None or hit.counts.search(hit.field.value):
+        return hit
+    for index, result in readable:
+        if first + index != hit.number:
+            continue
+        for found in fields_of(result):
+            label = [w for w in fold_words(found.label) if w not in STOPWORDS]
+            if (
+                found.subject == hit.field.subject
+                and any(word_in(w, asked) for w in label)
+                and hit.counts.search(found.value)
+            ):
+                return replace(hit, field=found)
+    return hit
+
+
+def _besides(asked: Sequence[str], name: Sequence[str]) -> list[str]:
+    """Return a question's words without one of each word of a name it says (an ending apart)."""
+    left = list(asked)
+    for word in name:
+        at = next((i for i, w in enumerate(left) if has_word([w], word)), None)
+        if at is not None:
+            del left[at]
+    return left
 
 
 def field_answers(question: Question, results: Sequence[LoreResult], first: int) -> list[FieldHit]:
@@ -218,8 +267,8 @@ def subject_found(question: Question, results: Sequence[LoreResult]) -> bool:
 
 def headed(question: Question, common: Sequence[str] = ()) -> Callable[[LoreResult], bool]:
     """Return a test of whether a passage is about the question's subject: its headings (or the headings inside
-    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with
-    and the words that only set the scene (`scene_words`)."""
+    it) hold a word of the subject, and its headings and text all of them but the verb the question ends with,
+    its numbers (the case asked: "the 2nd use") and the words that only set the scene (`scene_words`)."""
 
     verb = ending_verb(question.expanded)
     # The verb a question ends with is asked, in the player's words ("does cure wounds restore": the books say
@@ -233,7 +282,8 @@ def headed(question: Question, common: Sequence[str] = ()) -> Callable[[LoreResu
             return False
         folded = fold_words(result.text)
         words = headings | set(folded)
-        missing = [w for w in named if not word_in(w, words)]
+        # A number sets the case asked ("the 2nd use", "after 10 hours"), never names the passage's subject.
+        missing = [w for w in named if not word_in(w, words) and not is_number(w)]
         # A word the books say in their own words is held ("heal": the troll "regains" hit points).
         missing = [w for w in missing if w not in related_said(folded, missing)]
         return not missing or scene_words(question, named, missing, common)

@@ -57,6 +57,10 @@ regions:
     founded: 520 TR
   - name: The Reed Isles
     founded: 700 TR
+---
+factions:
+  - name: The Salt Wardens
+    founded: 600 TR
 """,
 }
 
@@ -86,6 +90,11 @@ READS = {
         "their age from."
     ),
     "who founded Saltgate?": "Ansel Wick founded Saltgate.",
+    # A group's founding is counted from the same way.
+    "how old are the Salt Wardens?": (
+        "The Salt Wardens are about 40 years old: founded in year 600 of the Tide Reckoning, and the story "
+        "stands at 2 Ember, year 640 of the Tide Reckoning."
+    ),
 }
 
 

@@ -361,6 +361,7 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
     offices = ["characters"]
     told = ["characters", "characters"]  # a public status beside the truth; ties that are not kin
     spans = ["factions", "items"]  # a faction's leaders and an item's holders over time
+    faith = ["characters", "culture"]  # whom a person worships, and the god
     assert sorted(kinds) == sorted(
         [
             *VALID,
@@ -375,5 +376,6 @@ def test_every_yaml_example_in_the_docs_loads() -> None:
             *offices,
             *told,
             *spans,
+            *faith,
         ]
     )

@@ -248,9 +248,9 @@ BROKEN: dict[str, list[tuple[int, int, str]]] = {
             'unknown field "nickname" (did you mean "aliases"?); allowed fields: id, name, aliases, sex, born, '
             "died, died_at, birth_name, birthplace, cause_of_death, public_cause_of_death, killed_by, adoptive_parents, "
             "foster_parents, held_at, parents, children, reputed_parents, spouse_of, "
-            "spouse, culture, home, faction, factions, lineage, titles, status, public_status, ties, description, "
-            "gm_notes, gm_only, visibility, spouses (= spouse_of), born_as (= birth_name), maiden_name (= "
-            "birth_name), origin (= birthplace)",
+            "spouse, culture, home, faction, factions, lineage, titles, status, public_status, ties, worships, "
+            "description, gm_notes, gm_only, visibility, spouses (= spouse_of), born_as (= birth_name), maiden_name "
+            "(= birth_name), origin (= birthplace), religion (= worships), faith (= worships)",
         ),
         (8, 9, 'duplicate id "theron_ashveil": already used for the Person at line 4, column 9'),
         (10, 5, "this entry needs a name, written like `name: Theron Ashveil` (the id comes from the name)"),

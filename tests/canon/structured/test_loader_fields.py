@@ -233,3 +233,36 @@ def test_a_place_s_founding_that_is_no_date_is_refused_at_its_line() -> None:
     wrong = _load("regions:\n  - name: The Marsh\n    founded: [300]\n")
     ((line, message),) = [(p.line, p.message) for p in wrong.problems]
     assert line == 3 and "date" in message, message
+
+
+def test_whom_a_person_worships_is_one_name_or_several_kept_as_their_religion() -> None:
+    result = _load(
+        "characters:\n  - name: Mara Quell\n    worships: The Tide Mother\n"
+        "  - name: Osric Vane\n    faith: [The Tide Mother, the old gods]\n    gm_only: [worships]\n"
+        "---\nlineage: House Brun\nmembers:\n  - name: Hale Brun\n    religion: Saint Orla\n"
+    )
+    assert result.ok, result.problems
+    religion = {e.id: e.attributes.get("religion") for e in result.entries if e.entity_type != "Lineage"}
+    assert religion == {
+        "mara_quell": ["The Tide Mother"],
+        "osric_vane": ["The Tide Mother", "the old gods"],
+        "hale_brun": ["Saint Orla"],
+    }
+    hidden = {e.id: set(e.gm_only) for e in result.entries}
+    assert {"worships", "religion"} <= hidden["osric_vane"] and "religion" not in hidden["mara_quell"]
+    worshipped = {(t.source_id, t.target_id, t.visibility) for t in result.ties}
+    assert worshipped == {
+        ("mara_quell", "the_tide_mother", "public"),
+        ("osric_vane", "the_tide_mother", "gm_only"),
+        ("osric_vane", "the_old_gods", "gm_only"),
+        ("hale_brun", "saint_orla", "public"),
+    }
+
+
+def test_a_faith_written_as_a_mapping_or_empty_is_refused_at_its_line() -> None:
+    wrong = _load("characters:\n  - name: Mara Quell\n    worships: {name: The Tide Mother}\n")
+    ((line, message),) = [(p.line, p.message) for p in wrong.problems]
+    assert line == 3 and message.startswith('"worships" must be'), message
+    wrong = _load('characters:\n  - name: Mara Quell\n    worships: ["", The Tide Mother]\n')
+    ((line, column, message),) = [(p.line, p.column, p.message) for p in wrong.problems]
+    assert (line, column) == (3, 16) and message.startswith('item 1 of "worships" is empty'), message
