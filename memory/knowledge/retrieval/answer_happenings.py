@@ -121,9 +121,9 @@ def _at_place(
         )
     lines = [f"{' '.join(told)} [{number}]"] if told else []
     for n, card in carded.items():
-        line = _took_place(card)
-        if line and there.search(line):
-            lines.append(f"{opening(line, card.entity_name, 'Event')}.{_what_happened(card)} [{n}]")
+        placed = _took_place(card)
+        if placed and there.search(placed):
+            lines.append(f"{opening(placed, card.entity_name, 'Event')}.{_what_happened(card)} [{n}]")
     if not lines:
         return None
     return " ".join(lines), number if told else int(lines[0].rsplit("[", 1)[1].rstrip("]"))
