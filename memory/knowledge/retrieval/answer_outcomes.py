@@ -194,7 +194,10 @@ def _outcome(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
     for number, event in events:
         outcome = (attribute_value(event, "outcome") or "").strip().rstrip(".")
         if outcome:
-            return f"The outcome of {in_prose(event.entity_name, 'Event')} was {_lowered(outcome)}. [{number}]", number
+            return (
+                f"The outcome of {in_prose(event.entity_name, 'Event')} was {_lowered(outcome)}. [{number}]",
+                number,
+            )
     return None
 
 
