@@ -206,3 +206,20 @@ def test_how_someone_really_died_the_gm_reads_the_truth_and_a_player_the_story(
         assert answer.startswith("Bran Holt drowned when his boat overturned on the Grey Mere."), player
         assert "Osk" not in answer and "held under" not in answer, player
     assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
+
+
+def test_the_import_report_says_the_calendar_file_is_a_calendar(
+    cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    from bot.cli.main import app
+
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", CAMPAIGN]).exit_code == 0
+    folder = tmp_path / "files"
+    folder.mkdir()
+    paths = []
+    for name in ("calendar", "chronicle", "places", "folk", "guild", "holts"):
+        (folder / f"{name}.yaml").write_text(FILES[name].lstrip(), encoding="utf-8")
+        paths.append(str(folder / f"{name}.yaml"))
+    said = " ".join(runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN]).output.split())
+    assert "calendar.yaml (calendar): " in said and "chronicle.yaml (timeline): " in said, said
