@@ -227,9 +227,16 @@ async def test_the_thing_named_answers_when_the_first_reading_quotes_another_or_
         assert answer is not None and answer.reply is not None
         assert answer.reply.text == "Saltcrone's threat is Grim. [1]"
     assert asked[-1] == "what's the threat of Saltcrone"
-    # The thing's own passage already answering what is asked stands.
+    # The thing's own passage already answering what is asked stands, and is not searched again.
+    searches: list[str] = []
+
+    async def counted(text: str) -> Answer:
+        searches.append(text)
+        return await search(text)
+
     first = searched([SALTCRONE], quoting("Saltcrone's threat is Grim. [1]", SALTCRONE.chunk_id))
-    assert await by_description(question, {}, search, reply, first) is None
+    assert await by_description(question, {}, counted, reply, first) is None
+    assert searches == []
 
 
 async def test_nothing_is_named_or_answered_from_a_description_the_searches_do_not_agree_on() -> None:
