@@ -202,7 +202,13 @@ def _scored(
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
             if inner and all(has_word(set(keys), w) for w in inner):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
-            score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
+            # "They age ... 75 years" says the entry's own name ("Half-Orc") by its pronoun.
+            named = (
+                sum(weight[w] for w in keys if not covers(words, w) and has_word(set(own_name), w))
+                if _PRONOUN_LED.match(text)
+                else 0.0
+            )
+            score = (own + named + 0.5 * (by_heading - named)) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
             antecedent = _antecedent(placed, position)
             scored.append(
@@ -249,6 +255,8 @@ def extract(
     return chosen
 
 
+#: A sentence opening with a pronoun standing for the entry it is in: "They age faster", "It can ...".
+_PRONOUN_LED = re.compile(r"^(?:they|it|he|she)\b", re.IGNORECASE)
 #: A sentence about someone the sentence before names: "Brannoc Marrow keeps the bar. He is Maren's brother."
 _PRONOUN = re.compile(r"^(?:he|she|his|her)\b", re.IGNORECASE)
 
