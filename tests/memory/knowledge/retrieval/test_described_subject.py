@@ -86,6 +86,8 @@ def test_a_description_then_a_question_of_it_in_a_clause_of_its_own_is_split() -
     # A possessive stands for the thing's own; the last pronoun is the thing ("how hard is it to ... out of it").
     found = split("that shell which sings forever... how far does its song carry")
     assert found is not None and found.asked("Siren Conch") == "how far does Siren Conch's song carry"
+    found = split("the hag that curdles milk… what threat is she")
+    assert found is not None and found.asked("Saltcrone") == "what threat is Saltcrone"
     found = split("the crab with iron claws, how hard is it to pry a hand out of it")
     assert found is not None and found.asked("Ironpincer").endswith("pry a hand out of Ironpincer")
     # No pronoun: the question is asked of the thing.
@@ -225,9 +227,16 @@ async def test_the_thing_named_answers_when_the_first_reading_quotes_another_or_
         assert answer is not None and answer.reply is not None
         assert answer.reply.text == "Saltcrone's threat is Grim. [1]"
     assert asked[-1] == "what's the threat of Saltcrone"
-    # The thing's own passage already answering what is asked stands.
+    # The thing's own passage already answering what is asked stands, and is not searched again.
+    searches: list[str] = []
+
+    async def counted(text: str) -> Answer:
+        searches.append(text)
+        return await search(text)
+
     first = searched([SALTCRONE], quoting("Saltcrone's threat is Grim. [1]", SALTCRONE.chunk_id))
-    assert await by_description(question, {}, search, reply, first) is None
+    assert await by_description(question, {}, counted, reply, first) is None
+    assert searches == []
 
 
 async def test_nothing_is_named_or_answered_from_a_description_the_searches_do_not_agree_on() -> None:
