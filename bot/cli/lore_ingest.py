@@ -284,6 +284,7 @@ async def _ingest_yaml(
 ) -> dict[str, Any]:
     """Hand the YAML files, together, to the structured-lore importer (`bot.services.structured_import`), with
     the eras the calendar files define (`extra`: each as its file's name and text)."""
+    from bot.services.calendar_files import as_calendars
     from bot.services.structured_import import ingest_yaml
 
     try:
@@ -292,4 +293,4 @@ async def _ingest_yaml(
         )
     except GameError as error:
         return {"file": ", ".join(p.name for p in paths), "error": error.message}
-    return _reported(report)
+    return _reported(as_calendars(report, extra))

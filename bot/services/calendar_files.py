@@ -100,6 +100,14 @@ async def calendars_first(
     return step
 
 
+def as_calendars(report: IngestReport, eras: Sequence[tuple[str, bytes]]) -> IngestReport:
+    """Return an import's report with each calendar file said as one ("world/calendar.yaml (calendar)"), not as
+    the timeline its eras are imported by (`eras`: the calendar files' eras, each as its file's name and text)."""
+    names = {name for name, _ in eras}
+    files = tuple(f.model_copy(update={"kind": "calendar"}) if f.file in names else f for f in report.files)
+    return report.model_copy(update={"files": files})
+
+
 async def put_back(calendars: CalendarService, campaign: Campaign, step: CalendarsFirst) -> None:
     """Put back the calendar block as it was before `calendars_first` (none: cleared): the import wrote
     nothing."""

@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Literal
 
-from bot.services.calendar_files import calendars_first, put_back, refused_report
+from bot.services.calendar_files import as_calendars, calendars_first, put_back, refused_report
 from bot.services.review import Review, ReviewService
 from bot.services.roster_players import ServerMembers
 from bot.services.structured_import import StructuredImportService
@@ -242,6 +242,7 @@ class LoreImportService:
         report = await self.structured.import_files(
             campaign, [*step.world, *step.eras], actor, hidden=hidden, replace=replace, members=members
         )
+        report = as_calendars(report, step.eras)
         if step.done and (not report.ok or report.status == "confirm"):
             await put_back(self.calendars, campaign, step)
         return report

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import itertools
+import re
 from collections.abc import Collection, Iterable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -314,8 +315,15 @@ def _states(views: Sequence[StatementView], entity_id: int) -> tuple[StatementVi
 
 async def titles_naming(reader: LineageReader, words: str) -> list[Statement]:
     """Return the title facts the reader's viewer sees whose value holds `words` ("Lady of Saltmarch" for
-    "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group."""
-    return await facts_holding(reader, ("title", "titles", "tenure"), [words])
+    "saltmarch"), on the campaign-and-attribute index: who holds a title of a place or a group. The words are held
+    in their order whatever stands between them ("Master of the Lampwrights' Compact" for "lampwrights compact": a
+    name's apostrophe is no word of it)."""
+    parts = words.split()
+    if len(parts) < 2:
+        return await facts_holding(reader, ("title", "titles", "tenure"), [words])
+    run = re.compile(r"[\W_]+".join(re.escape(p) for p in parts), re.IGNORECASE)
+    found = await facts_holding(reader, ("title", "titles", "tenure"), parts)
+    return [s for s in found if run.search(s.value or "")]
 
 
 async def facts_holding(

@@ -115,6 +115,8 @@ class Kin(BaseModel):
     sexes: dict[str, str] = Field(default_factory=dict)
     married: dict[str, str] = Field(default_factory=dict)
     weddings: dict[str, str] = Field(default_factory=dict)
+    #: Where each wedding took place, by spouse ("Highfold"), as far as the asker sees it.
+    wedded_at: dict[str, str] = Field(default_factory=dict)
     #: Those of a tie ("parents", "children") the table believes are, where canon does not say it is true.
     reputed: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: Of a tie ("parents", "children"), those the table believes are, read beside the truth by one who sees

@@ -3,12 +3,15 @@ asked of the thing it names.
 
 "what's the CR of the demon that has the Horror Nimbus ability?" searched as one finds the demon, but the answer
 step reads a question about a demon that no passage is titled with, and says nothing is known (or quotes the line
-the description was made of: "Horror Nimbus: ..."). When the whole question's answer is "nothing known" or holds
-no word of what is asked (`described_subject.answers_asked`), `by_description` searches the description alone
+the description was made of: "Horror Nimbus: ..."). `by_description` searches the description alone
 (`described_subject.split`), names the thing when both searches agree on it (`described_subject.named`), and asks
 the question of it by name ("what's the CR of Nalfeshnee?"), its passages first: an answer quoting the thing's
-own passage is given, led by its name. Anything else leaves the first answer as it was: a description the books
-do not hold stays "nothing known". One more search, only for a question that describes and found nothing asked.
+own passage is given, led by its name, when the whole question's answer is "nothing known", holds no word of what
+is asked (`described_subject.answers_asked`), or quotes another passage holding less of the description (a guard's
+spear for "the spell that summons a guard dog - how much damage does its bite do"). Anything else leaves the first
+answer as it was: a description the books do not hold stays "nothing known". One more search, only for a question
+asking something of a thing it describes whose answer is not already a line saying what is asked, of a passage
+holding half the description's words or more.
 """
 
 from __future__ import annotations
@@ -19,11 +22,11 @@ from functools import partial
 from canon.models import Viewer
 from canon.visibility import Knowing
 from memory.knowledge.answer_models import ShortAnswer
-from memory.knowledge.models import Answer
+from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval import Reads, Retriever, SearchConfig
-from memory.knowledge.retrieval.answer_described import with_subject
-from memory.knowledge.retrieval.described_subject import answers_asked, named, split
+from memory.knowledge.retrieval.answer_described import LED_SHARE, content_share, with_subject
+from memory.knowledge.retrieval.described_subject import Described, answers_asked, named, split
 
 __all__ = ["DescribedAsking", "by_description"]
 
@@ -71,17 +74,53 @@ async def by_description(
     search's passages; `first`: the whole question's answer, with its reply."""
     parts = split(asked.text)
     said = first.reply
-    if parts is None or said is None or (said.known and answers_asked(parts, glossary, said.text)):
+    if parts is None or said is None:
         return None
     description = analyse(parts.description, glossary)
+    if said.known and _described_quoted(first, said, parts, glossary, description):
+        return None  # no search: the line quoted says what is asked, of a passage holding the description
     found = await search(description.search_text)
     name = named(description, found.results, found.trace.unknown_words)
-    if name is None:
+    if name is None or (said.known and _of_another(first, said, parts, glossary, description, found)):
         return None
     told = await reply(analyse(parts.asked(name), glossary), found)
-    own = len(found.canon_facts) + 1  # the thing's passage, first of the description's search
-    if not told.known or not any(c.cited and c.number == own for c in told.citations):
+    own = found.results[0].chunk_id  # the thing's passage, first of the description's search
+    if not told.known or not any(c.cited and c.chunk_id == own for c in told.citations):
         return None
     if name.casefold() not in told.text.casefold():
         told = told.model_copy(update={"text": with_subject(name, told.text)})
     return found.model_copy(update={"question": first.question, "reply": told})
+
+
+def _quoted(first: Answer, said: ShortAnswer) -> list[LoreResult]:
+    quoted = {c.chunk_id for c in said.citations if c.cited}
+    return [r for r in first.results if r.chunk_id in quoted]
+
+
+def _described_quoted(
+    first: Answer, said: ShortAnswer, parts: Described, glossary: Mapping[str, str], description: Question
+) -> bool:
+    """Return whether the whole question's answer says a word of what is asked (`answers_asked`), quoting a
+    passage that holds half the description's words or more: the thing described, most likely."""
+    if not answers_asked(parts, glossary, said.text):
+        return False
+    return any(content_share(description, r) >= LED_SHARE for r in _quoted(first, said))
+
+
+def _of_another(
+    first: Answer,
+    said: ShortAnswer,
+    parts: Described,
+    glossary: Mapping[str, str],
+    description: Question,
+    found: Answer,
+) -> bool:
+    """Return whether the whole question's answer stands: it says a word of what is asked (`answers_asked`)
+    quoting the thing's own passage, or one holding as much of the description."""
+    if not answers_asked(parts, glossary, said.text):
+        return False
+    thing = found.results[0]
+    if any(c.cited and c.chunk_id == thing.chunk_id for c in said.citations):
+        return True
+    share = content_share(description, thing)
+    return any(content_share(description, r) >= share for r in _quoted(first, said))

@@ -158,6 +158,11 @@ SHIPPED: dict[str, str] = {
     "afraid": "frightened",
     "terrified": "frightened",
     "knocked down": "prone",
+    "turned to stone": "petrified",
+    "turned into stone": "petrified",
+    # Tiredness as players say it: the books count it in levels of exhaustion.
+    "fatigue": "exhaustion",
+    "fatigued": "exhausted",
     "paralysed": "paralyzed",
     "blind": "blinded",
     "deaf": "deafened",
@@ -188,6 +193,9 @@ RELATED: dict[str, tuple[str, ...]] = {
     "hurt": ("damage",),
     "restore": ("regain", "regains", "heal", "heals"),
     "regeneration": ("regain", "regains"),
+    # Who a rule counts, as the table says it: the books count creatures.
+    "people": ("creature", "creatures"),
+    "persons": ("creature", "creatures"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").

@@ -115,7 +115,8 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     ),
     (r"classes|which class|who (?:can cast|gets)|spell lists?", "classes"),
     (
-        r"cost|how much (?:gold|money|coin)(?: for| is)?|how much is|cheaper|pricier|(?:more|less) expensive",
+        r"cost|how much (?:gold|money|coin)(?: for| is)?|(?:how much|what)(?: is| are| was| were|'s) (.{1,40}?) worth"
+        r"|how much is|cheaper|pricier|(?:more|less) expensive",
         "cost",
     ),
     (r"weight|how heavy|heavier|lighter", "weight"),
@@ -375,6 +376,12 @@ _CHATTER_FIRST = re.compile(
     r"(?i)^\s*(?:(?:wait|so|ok|okay|hey|hi|um+|uh+|hmm+|lol|btw|oh|well|yo|quick question|question|guys)"
     r"\s*[,:;!.?-]*\s+)+(?=(?:who|whom|whose|what|when|where|which|why|how|is|are|was|were|did|does|do|has|have|can)\b)"
 )
+#: What a table types after its question, no question itself ("is Cael alive? my pc wants to find him"): a tail
+#: without a question mark that opens with no asking word, after a question of two words or more.
+_CHATTER_AFTER = re.compile(
+    r"(?i)(?<=\w\?)\s+(?!(?:and|or|also|but|then|plus|who|whom|whose|what|when|where|which|why|how|is|are|was|"
+    r"were|did|does|do|has|have|had|can|could|will|would|should)\b)[^?]+$"
+)
 #: The table's ways of asking what the answer step reads in other words, said in those.
 _ASKING_PHRASES = (
     (re.compile(r"(?i)\bnext in line (?:for|to)\b"), "heir to"),
@@ -393,9 +400,11 @@ _ASKING_PHRASES = (
 def spelled_out(question: str) -> str:
     """Return a question with a question word run into "is" written as two words: "whos the grey wren" is
     "who is the grey wren" ("what's", "wheres" alike), without the chatter typed before it ("wait is Rowan
-    dead"), and the table's ways of asking in the words the answers read ("next in line for" is "heir to",
+    dead") or after it ("is Rowan dead? my pc wants to know"), and the table's ways of asking in the words the answers read ("next in line for" is "heir to",
     "still around" is "still alive"); anything else stays as typed."""
     question = _CHATTER_FIRST.sub("", _RUN_TOGETHER.sub(lambda m: f"{m[1]} is", question))
+    if len(question.split("?", 1)[0].split()) > 1:
+        question = _CHATTER_AFTER.sub("", question)
     for pattern, said in _ASKING_PHRASES:
         question = pattern.sub(said, question)
     return question

@@ -1,7 +1,8 @@
 """Questions about the campaign's calendar itself: its eras and today, answered in the calendar's words.
 
-- "what is the Dawn Reckoning?", "what is DR?": the era, its years and the era that followed it (with the first
-  sentence of its card's description, when canon has an era card of that name the asker may see);
+- "what is the Dawn Reckoning?", "what is DR?": the era, its years and the era that followed it, or the era it
+  lies within (its `parent_era`, as its card ties it), with the first sentence of its card's description, when
+  canon has an era card of that name the asker may see;
 - "when did the Dawn Reckoning end?", "when did After the Crowning begin?", "how long did the Dawn Reckoning
   last?": its bounds as the calendar gives them; of the era still running, how long it has lasted up to today,
   when the asker has one ("After the Crowning has lasted 51 years so far, since year 10.");
@@ -100,10 +101,27 @@ def _span(era: EraDef) -> str | None:
 def _described(calendar: CampaignCalendar, era: EraDef, facts: Sequence[CanonFact]) -> str | None:
     """Return the first sentence of the description of the era's card, when one the asker may see was found."""
     for fact in facts:
-        if fold(fact.entity_name) == fold(era.name) and fact.description:
-            first = re.split(r"(?<=[.!?])\s+", fact.description.strip(), maxsplit=1)[0]
+        described = fact.description or _attribute(fact, "description")
+        if fold(fact.entity_name) == fold(era.name) and described:
+            first = re.split(r"(?<=[.!?])\s+", described.strip(), maxsplit=1)[0]
             return first if first.endswith((".", "!", "?")) else first + "."
     return None
+
+
+def _attribute(fact: CanonFact, attribute: str) -> str | None:
+    head = f"{fact.entity_name}'s {attribute}: "
+    return next((line[len(head) :] for line in fact.facts if line.startswith(head)), None)
+
+
+def _within(calendar: CampaignCalendar, facts: Sequence[CanonFact]) -> dict[str, EraDef]:
+    """Return the era each era lies within (its `parent_era`, as the era cards the asker may see tie it), by key."""
+    by_name = {fold(e.name): e for e in calendar.eras}
+    found: dict[str, EraDef] = {}
+    for relation in (r for f in facts for r in f.relations if r.predicate.upper() == "SUB_ERA_OF"):
+        inner, outer = by_name.get(fold(relation.subject)), by_name.get(fold(relation.object))
+        if inner is not None and outer is not None and inner.key != outer.key:
+            found.setdefault(inner.key, outer)
+    return found
 
 
 def _what_is(calendar: CampaignCalendar, era: EraDef, facts: Sequence[CanonFact]) -> str:
@@ -111,7 +129,13 @@ def _what_is(calendar: CampaignCalendar, era: EraDef, facts: Sequence[CanonFact]
     span = _span(era)
     text = f"{_name(calendar, era, first=True)}{abbreviation} is an era of the calendar"
     text += f", {span}" if span else ""
-    order = _ordered(calendar)
+    # An era within another (a sub-era) neither follows nor is followed by the eras around it: it lies within.
+    within = _within(calendar, facts)
+    if era.key in within:
+        described = _described(calendar, era, facts)
+        text += f", within {_name(calendar, within[era.key])}"
+        return f"{text}.{' ' + described if described else ''}"
+    order = [e for e in _ordered(calendar) if e.key not in within]
     at = order.index(era)
     after = [*order[at + 1 : at + 2]]
     before = [*order[max(at - 1, 0) : at]]

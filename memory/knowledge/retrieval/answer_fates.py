@@ -86,19 +86,32 @@ def _takers(child: CanonFact) -> list[tuple[str, str, str, str | None]]:
 def _taken_in(child: CanonFact, only: str | None = None, sex: str | None = None) -> str | None:
     """Return who took a child in, as one clause each ("Wenna Tull was adopted by Corm Tull in year 1205 and
     fostered by Old Mag from year 1203"), or None; `only` the verb asked, `sex` the word asked (a father)."""
-    said: dict[str, list[str]] = {}
+    said: dict[str, list[tuple[str, str | None]]] = {}
     takers = _takers(child)
     if sex in ("father", "mother") and any(word == sex for _p, _v, word, _w in takers):
         takers = [t for t in takers if t[2] == sex]
     for parent, verb, _word, when in takers:
         if only is None or verb == only:
-            said.setdefault(verb, []).append(
-                parent if when is None else f"{parent} {'in' if verb == 'adopted' else 'from'} {when}"
-            )
+            said.setdefault(verb, []).append((parent, when))
     if not said:
         return None
-    clauses = [f"{verb} by {names_list(names)}" for verb, names in said.items()]
+    clauses = [f"{verb} by {_dated(verb, names)}" for verb, names in said.items()]
     return f"{child.entity_name} was {' and '.join(clauses)}"
+
+
+def _dated(verb: str, takers: Sequence[tuple[str, str | None]]) -> str:
+    """Return those who took a child in with when each did: a date they share said once, after them all ("Tobin
+    Aske and Ilse Aske on 3 Greening, year 318"); "on" a day, "in" a year, "from" of fostering."""
+
+    def at(when: str) -> str:
+        return "from" if verb != "adopted" else "in" if re.match(r"^(?:year|in)\b", when) else "on"
+
+    dates = {when for _, when in takers}
+    if len(takers) > 1 and len(dates) == 1 and None not in dates:
+        (when,) = dates
+        assert when is not None
+        return f"{names_list([p for p, _ in takers])} {at(when)} {when}"
+    return names_list([p if when is None else f"{p} {at(when)} {when}" for p, when in takers])
 
 
 def _birth(child: CanonFact, word: str) -> str | None:

@@ -6,8 +6,10 @@ when it took place; a place's card the events that took place there. So:
   what the event's description says of it (who died there is `answer_deaths`'s: taking part is no death);
 - "Who crowned Tamsin?": an event the person named took part in, whose description says the question's verb
   ("given the salt crown"), answers with the others who took part in it;
-- "What happened at Gull Rock?": the events that took place there, each on its day; in a region, those at the
-  places within it too (`places.around`), place by place.
+- "What happened at Gull Rock?", "… at Gull Rock in 870?": the events that took place there (that year), each on
+  its day, then what it was (its description's first sentence, else its outcome) of each whose card was found (the
+  few at the place named: `happenings.told_at`); in a region, those at the places within it too
+  (`places.around`), place by place.
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import names_in_prose, opening, relation_sentence
+from canon.wording import in_prose, names_in_prose, opening, relation_sentence
 from canon.wording.counts import in_words, listed
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
@@ -69,38 +71,85 @@ def names_list(
     return names_in_prose(names, kind, opens=opens, either=either)
 
 
+def _what_happened(fact: CanonFact) -> str:
+    """Return what an event was, after where and when it took place: its description's first sentence, else its
+    outcome ("" when canon says neither)."""
+    what = _what_it_was(fact)
+    outcome = (attribute_value(fact, "outcome") or "").strip().rstrip(".")
+    if what:
+        return f" {what}."
+    return f" Its outcome: {outcome}." if outcome else ""
+
+
 def _what_it_was(fact: CanonFact) -> str:
     said = sentences(fact.description or attribute_value(fact, "description") or "")[:1]
     return said[0].rstrip(".") if said else ""
 
 
-def _at_place(fact: CanonFact, number: int) -> tuple[str, int] | None:
-    """Return the events that took place at a place, each on its day, or None when its card has none."""
-    there = re.compile(rf" took place (?:at|in) (?i:{re.escape(fact.entity_name)})\b")  # "at the Saltmarch"
+#: A year a question asks of a place ("what happened at Greyfen in 212", "… in year 212").
+_YEAR_ASKED = re.compile(r"\bin\s+(?:the\s+)?(?:year\s+)?(?P<year>\d+)\b")
+
+
+def _at_place(
+    fact: CanonFact, number: int, cards: Sequence[CanonFact] = (), year: re.Match[str] | None = None
+) -> tuple[str, int] | None:
+    """Return the events that took place at a place (in the `year` asked, when one is), each on its day, as the
+    place's card says it or as the event's card found (`cards`) does, then what the event was when its card was
+    found; or None when neither says any."""
+    there = re.compile(rf" took place (?:at|in) (?i:{re.escape(fact.entity_name)})")  # "at the Saltmarch"
+    if year is not None:
+        there = re.compile(rf"{there.pattern}\b.*\byear {year['year']}\b")
     events = [r.subject for r in fact.relations if r.predicate.upper() == "OCCURRED_AT"]
-    lines = [
-        next((opening(line, e, "Event") for e in events if line.startswith(e + " ")), line)
+    own = [
+        (line, next((e for e in events if line.startswith(e + " ")), None))
         for line in fact.facts
         if there.search(line) and not line.startswith(fact.entity_name + " ")
     ]
+    said = {e for _, e in own}
+    carded = {
+        n: f
+        for n, f in enumerate(cards, 1)
+        if is_event(f)
+        and f.entity_name not in said
+        and any(r.predicate.upper() == "OCCURRED_AT" and r.object == fact.entity_name for r in f.relations)
+    }
+    told: list[str] = []
+    for line, event in own:
+        card = next((f for f in cards if event and f.entity_name == event and is_event(f)), None)
+        told.append(
+            (opening(line, event, "Event") if event else line) + "." + (_what_happened(card) if card else "")
+        )
+    lines = [f"{' '.join(told)} [{number}]"] if told else []
+    for n, card in carded.items():
+        placed = _took_place(card)
+        if placed and there.search(placed):
+            lines.append(f"{opening(placed, card.entity_name, 'Event')}.{_what_happened(card)} [{n}]")
     if not lines:
         return None
-    return " ".join(f"{line}." for line in lines) + f" [{number}]", number
+    return " ".join(lines), number if told else int(lines[0].rsplit("[", 1)[1].rstrip("]"))
 
 
-def _at_places(facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+def _at_places(facts: Sequence[CanonFact], question: str = "") -> tuple[str, int] | None:
     """Return the events at the first place with any, and at the places within it that `places.around` found
     after it (a region's towns, nearest first), each once; or None when no place's card has any."""
     told: list[str] = []
     first = None
+    year = _YEAR_ASKED.search(question.casefold())
     for number, fact in enumerate(facts, 1):
         if is_event(fact) or (first is not None and not found_around(fact)):
             continue
-        found = _at_place(fact, number)
+        found = _at_place(fact, number, facts, year)
         if found is None:
             continue
         first = found if first is None else first
         told += [s for s in re.split(r"(?<=\]) ", found[0]) if s not in told]
+    if (
+        first is None and year is not None
+    ):  # "what happened at Greyfen in 212" of a place whose events are other years
+        for number, fact in enumerate(facts, 1):
+            if not is_event(fact) and _at_place(fact, number, facts) is not None:
+                said = f"Nothing the table knows says what happened at {in_prose(fact.entity_name)} in year {year['year']}"
+                return f"{said}. [{number}]", number
     return (" ".join(told), first[1]) if first is not None else None
 
 
@@ -170,7 +219,7 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
                 return " ".join(told), dated[0][0]
         named = [(n, f, _took_place(f)) for n, f in enumerate(facts, 1) if is_event(f)]
         told_of = event_told(question, facts, named) if asks_what else None
-        return told_of or (_at_places(facts) if asks_what else None)
+        return told_of or (_at_places(facts, question) if asks_what else None)
     if re.match(r"^\s*who\b", folded):
         return _who_took_part(question, facts)
     if re.match(r"^\s*(?:when|where)\b", folded):

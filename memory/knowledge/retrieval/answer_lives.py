@@ -68,6 +68,8 @@ _ASKING = frozenset(
         ),
         *("held", "imprisoned", "kept", "jailed", "locked", "chained", "caged", "confined", "prisoner"),
         *("year", "date", "day", "how", "when", "where", "what"),
+        # "how did X really die": the truth asked is what the asker may see, the GM's the true cause.
+        *("really", "actually", "truly", "exactly"),
     }
 )
 
@@ -97,9 +99,9 @@ def _cause(fact: CanonFact, described: str | None, facts: Sequence[CanonFact]) -
     killed Sef Rook"), or None (none for one canon has living)."""
     if fact.state not in ("dead", None, ""):
         return None
-    cause = (
-        death_cause(fact.entity_name, described)
-        or typed_death(fact)
+    cause = (  # the cause canon types (as the asker may see it) before the description's telling
+        typed_death(fact)
+        or death_cause(fact.entity_name, described)
         or told_death(fact.entity_name, [f for f in facts if f is not fact])
     )
     killers = killed_by(fact)

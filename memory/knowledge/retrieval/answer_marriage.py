@@ -111,7 +111,11 @@ def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
 
 
 def _married(name: str, spouse: str, kin: Kin) -> str:
-    when, wedding = kin.married.get(spouse), kin.weddings.get(spouse)
+    """Return when and where a marriage began: the wedding's place when canon says it, the wedding by name after it
+    ("…, at Highfold (the Wedding of Cole and Neve)"): a wedding's name is no place."""
+    when, wedding, place = kin.married.get(spouse), kin.weddings.get(spouse), kin.wedded_at.get(spouse)
+    if wedding and place:
+        wedding = f"{place} ({wedding})"
     at = f", at {wedding}" if wedding else ""
     if when:
         return f"{name} married {spouse} {when}{at}"

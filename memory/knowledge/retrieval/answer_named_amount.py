@@ -3,7 +3,10 @@
 "How much is the bridge toll?" asks a field of something; only a passage about it may answer in sentences
 (`answer_step`). A world bible often names such a thing only inside another's section ("A cart pays a bridge
 toll of two pennies at every arch."): that sentence answers, when it names the thing's words one after the other
-and says an amount after them. Only what the asker may read reaches here (the retriever filtered it).
+and says an amount after them. A thing named by one word ("how much is a glim worth") is asked its price only:
+the sentence must say an amount in money after it ("Money is the glim …; a hundred glims make one lantern-weight of
+silver"), one word alone being too common a find for any other amount. Only what the asker may read reaches here
+(the retriever filtered it).
 """
 
 from __future__ import annotations
@@ -12,12 +15,15 @@ from collections.abc import Sequence
 
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import Question
+from memory.knowledge.question import FIELD_UNITS, Question
 from memory.knowledge.retrieval.answer import nothing_known, numbered
 from memory.knowledge.retrieval.answer_sentence import asks_measure, has_amount
 from memory.knowledge.retrieval.answer_words import fold_words, sections_of, sentences
 
 __all__ = ["amount_or_nothing"]
+
+#: The words saying a price beside its amount: a coin, or the verb of a price.
+_PRICED = frozenset({*FIELD_UNITS["cost"], "cost", "costs", "worth", "price", "priced"})
 
 
 def _after(sentence: str, subject: Sequence[str]) -> str | None:
@@ -35,13 +41,16 @@ def amount_or_nothing(
     question asks an amount; else that nothing is known."""
     citations = numbered(facts, results)
     subject = [w for w in question.subject if w]
-    if asks_measure(question.fields) and len(subject) >= 2:
+    priced = "cost" in question.fields and len(subject) == 1
+    if asks_measure(question.fields) and (len(subject) >= 2 or priced):
         for number, result in enumerate(results, len(facts) + 1):
             if not result.is_fact:
                 continue
             for sentence in (s for _, text in sections_of(result.text) for s in sentences(text)):
                 after = _after(sentence, subject)
-                if after is not None and has_amount(after):
+                if after is None or (priced and not _PRICED & set(after.split())):
+                    continue
+                if has_amount(after):
                     marked = [c.model_copy(update={"cited": c.number == number}) for c in citations]
                     text = f"{sentence.rstrip('.')}. [{number}]"
                     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)

@@ -36,6 +36,9 @@ _AUXILIARIES = frozenset(
 def nothing_known(question: str) -> str:
     """Return the honest "nothing known" sentence for a question, in its own words where they allow."""
     q = " ".join(question.split()).rstrip("?!. ")
+    worth = re.match(r"(?i)^(how much|what)\s+(is|are|was|were)\s+(.+?)\s+worth$", q)
+    if worth and _noun_phrase(worth.group(3)):  # "how much a glim is worth"
+        return f"Nothing the table knows says {worth.group(1).lower()} {worth.group(3)} {worth.group(2).lower()} worth."
     match = re.match(r"(?i)^(how (?:old|many|much|long|far|big|tall))\s+(is|are|was|were)\s+(.+)$", q)
     if match and _noun_phrase(match.group(3)):
         return f"Nothing the table knows says {match.group(1).lower()} {match.group(3)} {match.group(2).lower()}."

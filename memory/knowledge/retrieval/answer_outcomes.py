@@ -10,7 +10,8 @@ the hill forts, …"). So:
   description's sentence saying who won, said of the event by name ("At the Battle of Otter Ford, the Reed Clans
   won the day …"); an event whose description says no victor is answered with that, and who took part;
 - "What are the terms of the Treaty of X?", "what did the treaty say?": the sentences saying what was agreed,
-  said of the treaty by name ("Under the Treaty of Hythe, the Iron Host keeps the hill forts, …").
+  said of the treaty by name ("Under the Treaty of Hythe, the Iron Host keeps the hill forts, …"); of a treaty
+  canon says no terms of (as the asker may see it), its outcome, as what is known of what it settled.
 Only the cards the asker may read are read: a GM-only event is no card of a player's, and answers as none.
 """
 
@@ -184,6 +185,19 @@ def _terms(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
         if agreed:
             said = " ".join(f"{said_of(event.entity_name, s, 'Under')}." for s in agreed[:2])
             return f"{said} [{number}]", number
+    return _outcome(events)
+
+
+def _outcome(events: Sequence[tuple[int, CanonFact]]) -> tuple[str, int] | None:
+    """Return the outcome of the first event asked its terms that canon says no terms of (as the asker may see
+    it): what is known of what it settled, as of a world that never wrote any terms."""
+    for number, event in events:
+        outcome = (attribute_value(event, "outcome") or "").strip().rstrip(".")
+        if outcome:
+            return (
+                f"The outcome of {in_prose(event.entity_name, 'Event')} was {_lowered(outcome)}. [{number}]",
+                number,
+            )
     return None
 
 

@@ -37,6 +37,8 @@ _ALL = re.compile(
     r"\b(?:has|have)\s+(?:\w+\s+)?(?:held|had|owned|led|ruled)\b|\ball\b|\bever\b|\bover\s+the\s+years\b"
 )
 _FIRST = re.compile(r"\bfirst\b")
+#: Words asking who holds it today: read before any other form ("who has the Lamp of First Light now?").
+_NOW = re.compile(r"\b(?:now|today|current|currently|nowadays|presently|these\s+days|at\s+present)\b")
 
 
 def _folded(question: str) -> str:
@@ -131,9 +133,7 @@ def _current(held: Held, folded: str) -> tuple[str, int] | None:
     if not over:
         return None
     last = over[-1]
-    if re.match(r"^who\s+(?:was|were|led|ruled|had|held|owned)\b", folded) and not re.search(
-        r"\b(?:now|today|current|currently)\b", folded
-    ):
+    if re.match(r"^who\s+(?:was|were|led|ruled|had|held|owned)\b", folded) and not _NOW.search(folded):
         return f"{held.clause(last, now=False)}. [{last.number}]", last.number
     verbs = VERBS[held.predicate]
     return (
@@ -165,7 +165,10 @@ def tenure_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if found is None or not asks(folded, found[0]):
         return None
     held = found[0]
-    answer = _asked(folded, held, facts)
+    # The words of its name ask no form: "first" of "the Lamp of First Light", a year of "the Treaty of 1066".
+    named = _folded(facts[found[1] - 1].matched)
+    form = " ".join(f" {folded} ".replace(f" {named} ", " ").split()) if named else folded
+    answer = _asked(form, held, facts)
     return None if answer is None else held.opened(answer)
 
 
@@ -181,6 +184,8 @@ def _asked(folded: str, held: Held, facts: Sequence[CanonFact]) -> tuple[str, in
         return None if who is None else _neighbour(held, who, neighbour["dir"] in _SUCCEEDING)
     if (year := _YEAR.search(folded)) is not None:
         return _in_year(held, int(year["year"]))
+    if _NOW.search(folded) and len(held.terms) > 1:
+        return _current(held, folded)
     if _FIRST.search(folded):
         first = held.terms[0]
         return f"{held.clause(first, now=first.current, span=False)} first" + (

@@ -49,7 +49,7 @@ _QUESTION = re.compile(
     re.I,
 )
 #: Where a description's clause ends and the question's begins: a dash, an ellipsis, a sentence's end, a comma.
-_CLAUSE_END = re.compile(r"\s+[-–—]+\s+|\s*\.{2,}\s*|[.?!;:]\s+|,\s+")
+_CLAUSE_END = re.compile(r"\s+[-–—]+\s+|\s*(?:\.{2,}|…)\s*|[.?!;:]\s+|,\s+")
 #: A noun phrase with a relative word after one to six words of it: "the spell that ...", "bug monster with ...".
 _RELATIVE = re.compile(
     r"^(?:(?:the|a|an|that|this|my|our)\s+)?(?:[\w'-]+\s+){1,6}?(?:that'?s?|which|who|whose|with)\s+\S", re.I

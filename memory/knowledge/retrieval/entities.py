@@ -30,7 +30,7 @@ from memory.knowledge.retrieval.card_sexes import with_sexes
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entity_cards import card_fact, count_cards, with_kin
 from memory.knowledge.retrieval.entity_names import ARTICLES, Names, best_matches, name_parts
-from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, the_fallen
+from memory.knowledge.retrieval.happenings import at_place, by_deed, death_events, the_fallen, told_at
 from memory.knowledge.retrieval.heads import heads_of
 from memory.knowledge.retrieval.heirs import heir_holders
 from memory.knowledge.retrieval.holders import (
@@ -169,6 +169,7 @@ class EntityFinder:
         deeds = await by_deed(reader, question, ranked)  # found by the deed asked, if by a name's part too
         ranked = [m for m in ranked if m.entity_id not in {d.entity_id for d in deeds}] + deeds
         ranked += await at_place(reader, question, ranked)
+        there = await told_at(reader, question, ranked)  # what the few events at a place asked about were
         ranked += await death_events(reader, question, ranked)  # how they died may be the event's to tell
         ranked += await the_fallen(reader, question, ranked)  # who died there: the cards of all who took part
         ranked += await seated(reader, question, ranked)
@@ -189,6 +190,7 @@ class EntityFinder:
         step = await inner_step(reader, question, ranked)
         ranked = stepped(ranked, step)
         ranked += await around(reader, question, ranked)  # the places in or around a place asked about
+        ranked += [m for m in there if m.entity_id not in {r.entity_id for r in ranked}]
         calendar = await reader.calendar() if ranked else None
         words = Wording(calendar=calendar.words()) if calendar is not None else PLAIN
         now = await story_date(session, steps, reader) if ranked else None

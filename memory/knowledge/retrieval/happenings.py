@@ -42,6 +42,7 @@ __all__ = [
     "does_deed",
     "in_year",
     "the_fallen",
+    "told_at",
 ]
 
 #: "What happened in 212 RL?", "which events took place during …", "events of LR 500": the words after say when.
@@ -295,6 +296,27 @@ async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMat
     asked = asks_who_was_there(question) or asks_who_won(question) or asks_who_died(question)
     if not named or not (asked or asks_culprit(question)):  # "who burned Greyfen": the deeds done there
         return []
+    return await _there(reader, named)
+
+
+#: "What happened at Fenwatch?", "what went on in Greyfen in 212": what the events there were is asked.
+_WHAT_AT = re.compile(r"^\s*what\s+(?:happened|took\s+place|went\s+on|occurred)\s+(?:at|in|on|near)\b")
+#: The most events at a place whose cards are read to say what each was (more are listed by the place's card).
+_TOLD_AT = 3
+
+
+async def told_at(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the events at the place a "what happened at …" question names, so that what each was is said, when
+    there are few (`_TOLD_AT`); none otherwise (a question of a year or an era is `in_year`'s)."""
+    folded = " ".join(question.casefold().replace("’", "'").split())
+    if not named or not _WHAT_AT.match(folded) or asked_when(question) is not None:
+        return []
+    found = await _there(reader, named[:1])
+    return found if len(found) <= _TOLD_AT else []
+
+
+async def _there(reader: CanonReader, named: Sequence[EntityMatch]) -> list[EntityMatch]:
+    """Return the events that took place at the places named, as matches found by the place's words."""
     have = {m.entity_id for m in named}
     windows = {m.entity_id: m.window for m in named}
     found: dict[int, EntityMatch] = {}

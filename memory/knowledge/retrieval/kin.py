@@ -244,7 +244,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         )
         if said and said[-1] is not None:
             sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
-    married, weddings, _ = await _marriages(cards, entity_id, spouses, words)
+    married, weddings, _, wedded_at = await _marriages(cards, entity_id, spouses, words)
     reputed = {
         "parents": tuple(cards.names[p] for p in parents if (p, entity_id) in cards.reputed),
         "children": tuple(cards.names[c] for c in children if (entity_id, c) in cards.reputed),
@@ -264,6 +264,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         sexes=sexes,
         married=married,
         weddings=weddings,
+        wedded_at=wedded_at,
         shared={cards.names[s]: tuple(cards.names[p] for p in ps) for s, ps in shared.items()},
         parents_married=await _parents_married(cards, parents, words),
     )
@@ -277,7 +278,7 @@ async def _parents_married(cards: _Cards, parents: list[int], words: Wording) ->
         return None
     first, second = parents
     spouses = await cards.ties(first, "SPOUSE_OF", "either")
-    married, _, stored = await _marriages(cards, first, spouses, words)
+    married, _, stored, _ = await _marriages(cards, first, spouses, words)
     name = cards.names.get(second)
     if name in stored:
         return married[name], stored[name]
@@ -300,16 +301,18 @@ async def _shared(cards: _Cards, parents: list[int], siblings: list[int]) -> dic
 
 async def _marriages(
     cards: _Cards, entity_id: int, spouses: list[int], words: Wording
-) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
     """Return when each marriage began (the tie's own start, else the day of a wedding both took part in) in the
-    calendar's words, the wedding's name, and when as stored, by spouse. A wedding the person took part in with no spouse of
-    theirs is one with the one other person who took part, when there is exactly one (guests name no spouse)."""
+    calendar's words, the wedding's name, when as stored, and where the wedding took place, by spouse. A wedding the
+    person took part in with no spouse of theirs is one with the one other person who took part, when there is
+    exactly one (guests name no spouse)."""
     married: dict[str, str] = {}
     weddings: dict[str, str] = {}
     stored: dict[str, str] = {}
+    wedded_at: dict[str, str] = {}
     me = await cards.card(entity_id)
     if me is None:
-        return married, weddings, stored
+        return married, weddings, stored, wedded_at
     for view in me.relations:
         other = view.object if view.subject.id == entity_id else view.subject
         start = words.seen(view.statement.validity.world_from)  # hidden from the reader: as if unknown
@@ -337,10 +340,19 @@ async def _marriages(
         }
         wed = [i for i in present if i in spouses] or (list(present) if len(present) == 1 else [])
         start = words.seen(view.statement.validity.world_from)
+        places = [
+            v.object.name
+            for v in told.relations
+            if v.statement.predicate.upper() == "OCCURRED_AT"
+            and v.subject.id == event.id
+            and v.object is not None
+        ]
         for partner in wed:
             name = cards.names.setdefault(partner, present[partner])
             weddings.setdefault(name, in_prose(words.name(event.name), "Event"))
+            if places:
+                wedded_at.setdefault(name, in_prose(words.name(places[0])))
             if start and start != UNKNOWN:
                 married.setdefault(name, words.when(start))
                 stored.setdefault(name, start)
-    return married, weddings, stored
+    return married, weddings, stored, wedded_at

@@ -187,14 +187,14 @@ def test_a_player_reads_the_story_told_as_if_the_truth_were_never_written(
         "At the Siege of Marrowgate, the outcome was the garrison held until relief came."
     ), player
     assert player["who adopted Wenna Tull?"] == (
-        "Wenna Tull was adopted by Corm Tull in 3 Reaping, year 1205 of the Reed Count."
+        "Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 of the Reed Count."
     ), player
     assert player["who are Wenna Tull's parents?"] == (
-        "Wenna Tull's birth mother is Ysolt Dunmere; Wenna Tull was adopted by Corm Tull in 3 Reaping, year 1205 "
+        "Wenna Tull's birth mother is Ysolt Dunmere; Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 "
         "of the Reed Count and fostered by Old Mag from year 1203."
     ), player
     assert player["who is Wenna Tull's father?"] == (
-        "Wenna Tull was adopted by Corm Tull in 3 Reaping, year 1205 of the Reed Count."
+        "Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 of the Reed Count."
     ), player
     assert player["who is Pell Tull's godfather?"] == "Pell Tull's godfather is Corm Tull.", player
     assert player["who is Corm Tull's stepfather?"] == "Corm Tull's stepfather is Ansel Brae.", player
@@ -220,7 +220,7 @@ def test_the_gm_reads_the_truth_and_what_players_are_told(cli: CliRunner, tmp_pa
     ), gm
     assert gm["who killed Sef Rook?"] == "Hob Greave killed Sef Rook.", gm
     assert gm["who is Wenna Tull's father?"] == (
-        "Wenna Tull's birth father is Hob Greave; Wenna Tull was adopted by Corm Tull in 3 Reaping, year 1205 of "
+        "Wenna Tull's birth father is Hob Greave; Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 of "
         "the Reed Count."
     ), gm
     assert gm["how are Corm Tull and Hob Greave related?"] == "Corm Tull is Hob Greave's brother-in-law.", gm

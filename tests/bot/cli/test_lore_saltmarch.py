@@ -239,8 +239,11 @@ def test_what_happened_in_a_place_holds_what_happened_in_the_places_within_it(
     assert (
         player["what happened in saltmarch"] == f"{surge} {founding} [2] {battle} [3] {wreck} {crowned} [5]"
     )
-    assert player["what happened at harrowport"] == f"{founding} [1] {crowned} [2]"
-    assert player["what happened at tidehall"] == f"{crowned} [1]"
+    # What the event at the place named was is said; the events within it are listed.
+    pier = "Fisherfolk raised the first pier where Harrowport now stands."
+    assert player["what happened at harrowport"] == f"{founding} {pier} [1] {crowned} [2]"
+    salt = "Tamsin Vaske was given the salt crown of Saltmarch at Tidehall."
+    assert player["what happened at tidehall"] == f"{crowned} {salt} [1]"
     gm = ask(cli, tmp_path, questions[:1], gm=True)
     assert (
         gm["what happened in saltmarch"]

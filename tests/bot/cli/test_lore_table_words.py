@@ -42,7 +42,8 @@ READS = {
         "No: Oswin Tarr died on 3 Sheaf, year 650 of the Tallow Years, in the Battle of Otter Ford."
     ),
     "who did hesk marry and when": (
-        "Hesk Marrow married Bettany Quell on 9 Bloomtide, year 646 of the Tallow Years, at the Quay Wedding."
+        "Hesk Marrow married Bettany Quell on 9 Bloomtide, year 646 of the Tallow Years, at Hythe Quay (the Quay "
+        "Wedding)."
     ),
     "what are the terms of the pact of the salt road": (
         "Under the Pact of the Salt Road, the Salt Wardens guard the road; the Tallow Guild pays them a tithe of "

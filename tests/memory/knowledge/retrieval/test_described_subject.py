@@ -10,7 +10,10 @@ from pathlib import Path
 
 from canon.models import Viewer
 from canon.storage import Database
-from memory.knowledge.question import analyse
+from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.ask_described import by_description
+from memory.knowledge.models import Answer, LoreResult, RetrievalTrace
+from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval.described_subject import named, split
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.memory.knowledge.retrieval.test_answer import passage
@@ -59,6 +62,12 @@ SALTCRONE = passage(
     "Saltcrone",
     chunk_id=1,
 )
+TOLLKEEPER = passage(
+    "*Harbour official*\n\n- **Threat** None\n\nThe tollkeeper takes a copper from every boat that ties up.",
+    "Shore-Folk",
+    "Tollkeeper",
+    chunk_id=4,
+)
 IRONPINCER = passage(
     "*Shore crab, giant*\n\n- **Threat** Slight\n\n**Claws:** The ironpincer strikes twice each round with its two iron claws.",
     "Shore-Folk",
@@ -77,6 +86,8 @@ def test_a_description_then_a_question_of_it_in_a_clause_of_its_own_is_split() -
     # A possessive stands for the thing's own; the last pronoun is the thing ("how hard is it to ... out of it").
     found = split("that shell which sings forever... how far does its song carry")
     assert found is not None and found.asked("Siren Conch") == "how far does Siren Conch's song carry"
+    found = split("the hag that curdles milk… what threat is she")
+    assert found is not None and found.asked("Saltcrone") == "what threat is Saltcrone"
     found = split("the crab with iron claws, how hard is it to pry a hand out of it")
     assert found is not None and found.asked("Ironpincer").endswith("pry a hand out of Ironpincer")
     # No pronoun: the question is asked of the thing.
@@ -156,3 +167,94 @@ async def test_a_question_of_a_described_thing_is_answered_of_it_by_name(
         campaign, "what's the threat of the giant squid that wrecks galleons at night?", viewer=Viewer.PLAYER
     )
     assert answer.reply is not None and not answer.reply.known
+
+
+def searched(results: list[LoreResult], reply: ShortAnswer | None = None) -> Answer:
+    """Return a search's answer holding the passages found (and a reply, for the whole question's)."""
+    trace = RetrievalTrace(
+        preset="default",
+        mode="hybrid",
+        lexical_query=None,
+        lexical_candidates=len(results),
+        semantic_candidates=len(results),
+        semantic_status="ok",
+        entity_matches=[],
+        allowed_sources=1,
+        blocked_sources=0,
+        candidates=[],
+        budgets={},
+        used_tokens={},
+        timings_ms={},
+    )
+    return Answer(
+        campaign_id=1,
+        question="q",
+        viewer="player",
+        results=results,
+        canon_facts=[],
+        trace=trace,
+        reply=reply,
+    )
+
+
+def quoting(text: str, chunk_id: int | None) -> ShortAnswer:
+    """Return a short answer quoting one passage (None: nothing known)."""
+    if chunk_id is None:
+        return ShortAnswer(text=text, mode=AnswerMode.NOTHING, known=False)
+    cited = Citation(number=1, kind="passage", label="Shore-Folk", chunk_id=chunk_id, cited=True)
+    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=[cited])
+
+
+async def test_the_thing_named_answers_when_the_first_reading_quotes_another_or_nothing_asked() -> None:
+    question = analyse("what's the threat of the hag that curdles milk with a glance?", {})
+    asked: list[str] = []
+
+    async def search(text: str) -> Answer:
+        return searched([ranked(SALTCRONE, 1, 1), ranked(TOLLKEEPER, 2, 2)])
+
+    async def reply(of: Question, found: Answer) -> ShortAnswer:
+        asked.append(of.text)
+        return quoting("Saltcrone's threat is Grim. [1]", SALTCRONE.chunk_id)
+
+    # Nothing known, a line of another passage saying the field, a line of the thing's saying nothing asked.
+    for said in (
+        quoting("Nothing is known.", None),
+        quoting("Tollkeeper's threat is None. [1]", TOLLKEEPER.chunk_id),
+        quoting("Milk curdles wherever the saltcrone's eye falls. [1]", SALTCRONE.chunk_id),
+    ):
+        first = searched([TOLLKEEPER, SALTCRONE], said)
+        answer = await by_description(question, {}, search, reply, first)
+        assert answer is not None and answer.reply is not None
+        assert answer.reply.text == "Saltcrone's threat is Grim. [1]"
+    assert asked[-1] == "what's the threat of Saltcrone"
+    # The thing's own passage already answering what is asked stands, and is not searched again.
+    searches: list[str] = []
+
+    async def counted(text: str) -> Answer:
+        searches.append(text)
+        return await search(text)
+
+    first = searched([SALTCRONE], quoting("Saltcrone's threat is Grim. [1]", SALTCRONE.chunk_id))
+    assert await by_description(question, {}, counted, reply, first) is None
+    assert searches == []
+
+
+async def test_nothing_is_named_or_answered_from_a_description_the_searches_do_not_agree_on() -> None:
+    question = analyse("what's the threat of the hag that curdles milk with a glance?", {})
+    first = searched([TOLLKEEPER], quoting("Nothing is known.", None))
+
+    async def disagreeing(text: str) -> Answer:
+        return searched([ranked(SALTCRONE, 1, None), ranked(TOLLKEEPER, 2, 1)])
+
+    async def reply(of: Question, found: Answer) -> ShortAnswer:
+        return quoting("Tollkeeper's threat is None. [1]", TOLLKEEPER.chunk_id)
+
+    assert await by_description(question, {}, disagreeing, reply, first) is None
+
+    async def agreeing(text: str) -> Answer:
+        return searched([ranked(SALTCRONE, 1, 1)])
+
+    # The question asked by name quotes another passage than the thing's, or nothing: the first answer stands.
+    assert await by_description(question, {}, agreeing, reply, first) is None
+    unasked = analyse("which hag curdles milk with a glance?", {})
+    assert await by_description(unasked, {}, agreeing, reply, first) is None
