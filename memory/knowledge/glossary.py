@@ -158,6 +158,8 @@ SHIPPED: dict[str, str] = {
     "afraid": "frightened",
     "terrified": "frightened",
     "knocked down": "prone",
+    "turned to stone": "petrified",
+    "turned into stone": "petrified",
     # Tiredness as players say it: the books count it in levels of exhaustion.
     "fatigue": "exhaustion",
     "fatigued": "exhausted",

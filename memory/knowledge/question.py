@@ -78,6 +78,7 @@ _CHATTER_TEXT = """
     theres dont doesnt didnt cant wont isnt arent wasnt werent youre theyre shouldnt wouldnt couldnt ive youve
     hey hello actually basically literally quick question wondering curious anyone someone somebody anybody
     guy again still im lol ppl tho ya yo ok hmm um uh rn ngl fr iirc afaik lmk srsly rly asking
+    usually typically normally generally commonly
 """
 CHATTER = frozenset(_CHATTER_TEXT.split())
 

@@ -195,13 +195,13 @@ def _scored(
             if count is not None and count.search(text):
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             density *= LIMIT if limit and says_limit(text) else 1.0  # "can hold up to 500 pounds"
-            if is_example(text) or text in shown:
-                density *= EXAMPLE
+            density *= EXAMPLE if is_example(text) or text in shown else 1.0
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.
             density *= 1.0 + PAIRED * paired([p for p in pairs if not set(p) <= heading], text)
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
             if inner and all(has_word(set(keys), w) for w in inner):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
+            own += 0.5 * _said_by_pronoun(text, keys, words, own_name, weight)  # "They age": its name said
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
             matched = {w for w in keys if covers(words, w)}
             antecedent = _antecedent(placed, position)
@@ -210,6 +210,16 @@ def _scored(
             )
     scored.sort(key=lambda s: -s.score)
     return scored
+
+
+def _said_by_pronoun(
+    text: str, keys: Sequence[str], words: set[str], own_name: Sequence[str], weight: dict[str, float]
+) -> float:
+    """Return the weight of the question's words that are the entry's own name ("Half-Orc") a sentence says by
+    its pronoun ("They age ... 75 years"), 0 for a sentence not opening with one."""
+    if not _PRONOUN_LED.match(text):
+        return 0.0
+    return sum(weight[w] for w in keys if not covers(words, w) and has_word(set(own_name), w))
 
 
 def extract(
@@ -249,6 +259,8 @@ def extract(
     return chosen
 
 
+#: A sentence opening with a pronoun standing for the entry it is in: "They age faster", "It can ...".
+_PRONOUN_LED = re.compile(r"^(?:they|it|he|she)\b", re.IGNORECASE)
 #: A sentence about someone the sentence before names: "Brannoc Marrow keeps the bar. He is Maren's brother."
 _PRONOUN = re.compile(r"^(?:he|she|his|her)\b", re.IGNORECASE)
 

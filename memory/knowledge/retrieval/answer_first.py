@@ -11,7 +11,8 @@ Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is wha
 3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
    of them and the amount asked (an amount preferred when one is asked, a rule before its example);
 4. else, when the question asks nothing but what the passage is ("what does uncanny dodge do", "rules for being
-   frightened", "spell description for polymorph": `SUMMARY`), its first sentence of prose. A question asking something the passage does not say is not answered from it.
+   frightened", "spell description for polymorph": `SUMMARY`), its first sentence of prose; when it asks a
+   field and nothing else ("petrified: does he get heavier"), its first sentence saying the field. A question asking something the passage does not say is not answered from it.
 A passage the question does not name never answers here: "nothing known" stays the answer.
 """
 
@@ -261,7 +262,9 @@ def from_first(
     verb = ending_verb(question.expanded)
     if all(w not in question.subject or w == verb for w in others):
         saying = list(units) if question.fields else [u for u in units if u.amount] if _how(question) else []
-    chosen = _sentence(units, others, amount, title if summary else (), saying)
+    # A field the passage's book or part is named by ("languages" under Languages) is none of its own lines.
+    alone = [] if any(_akin_any(w, around) for w in field_words(question)) else saying
+    chosen = _sentence(units, others, amount, title if summary else (), saying, alone)
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 
@@ -271,16 +274,20 @@ def _sentence(
     amount: bool,
     title: Sequence[str] = (),
     said: Sequence[_Unit] = (),
+    alone: Sequence[_Unit] = (),
 ) -> _Unit | None:
     """Return the sentence answering the question's other words, or the passage's first prose sentence (under no
     name, or under the title's own heading) when the question asks nothing but what the passage is ("what does
     uncanny dodge do"), or None: a question asking something the passage does not say is not answered from it.
     `said`: the sentences saying the field or the amount of the kind asked ("how long"), one of which answers
-    when no sentence says the question's other words."""
+    when no sentence says the question's other words; `alone`: those of a field asked, one of which answers a
+    question asking nothing else."""
     if not others:
-        return next(
+        first = next(
             (u for u in units if u.name is None or all(_akin_any(w, title) for w in fold_words(u.name))), None
         )
+        # "petrified: does he get heavier": nothing else asked, the first sentence saying the field answers.
+        return first or next((u for u in alone if not u.example), None)
     best = max(units, key=lambda u: _score(u, others, amount))
     score = _score(best, others, amount)
     if score > MIN_SHARE * len(others):

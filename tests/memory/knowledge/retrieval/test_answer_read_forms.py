@@ -172,3 +172,38 @@ def test_fatigue_is_read_as_the_books_exhaustion() -> None:
     assert expand("levels of fatigue")[0] == "levels of exhaustion"
     answer = reply(analyse("penalties for the levels of fatigue"), [], [WEARINESS])
     assert answer.known and "-2 penalty" in answer.text
+
+
+STATUE = passage(
+    "## Petrified\n\n- A petrified creature becomes a statue, along with what it carries.\n- Its weight is "
+    "multiplied by five, and it stops growing older.\n- The creature can't move or speak.",
+    "Conditions",
+    "Petrified",
+    chunk_id=9,
+)
+
+
+def test_a_field_asked_of_a_passage_named_is_the_sentence_saying_it_when_nothing_else_is_asked() -> None:
+    assert expand("he got turned to stone")[0] == "he got petrified"
+    answer = reply(
+        analyse("my buddy got turned to stone. does he get heavier, and by how much?"), [], [STATUE]
+    )
+    assert answer.known and "multiplied by five" in answer.text
+    # A field no sentence of it says is not answered from it.
+    assert not reply(analyse("my buddy got turned to stone. how far can he see?"), [], [STATUE]).known
+
+
+QUILLFOLK = passage(
+    "## Quillfolk\n\n- **Speed** 25 feet\n- **Languages** Common, Quillish", "Races", "Quillfolk", chunk_id=10
+)
+QUILLISH = passage(
+    "## Quillish\n\nThe Quillish language is written in knots and is famed for its long songs.",
+    "Languages",
+    "Quillish",
+    chunk_id=11,
+)
+
+
+def test_a_field_a_passage_s_part_is_named_by_is_none_of_its_sentences() -> None:
+    answer = reply(analyse("What languages does a quillfolk know?"), [], [QUILLFOLK, QUILLISH])
+    assert answer.text == "Quillfolk's languages are Common, Quillish. [1]"

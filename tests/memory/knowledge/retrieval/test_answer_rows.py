@@ -129,3 +129,15 @@ def test_how_many_of_a_thing_is_the_line_counting_it_not_the_line_named_by_it() 
         assert said.known and "up to four vines" in said.text, asked
     said = reply(analyse("what does the bog lasher's vine attack do"), [], [LASHER])
     assert said.known and "+5 to hit" in said.text
+
+
+def test_a_sentence_saying_the_entry_by_its_pronoun_answers_before_one_echoing_a_hedge() -> None:
+    folk = passage(
+        "## Marsh Goblin\n\n- **Speed** 30 feet\n\n***Temperament.*** Marsh goblins raised among the river folk "
+        "and willing to live out their lives there usually turn to trade.\n\n"
+        "***Age.*** They mature by age 8 and seldom live past 40 years.",
+        "Peoples",
+        "Marsh Goblin",
+    )
+    said = reply(analyse("how long do marsh goblins usually live?"), [], [folk])
+    assert said.known and "40 years" in said.text and "trade" not in said.text
