@@ -146,11 +146,11 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                     f"Nothing the table knows says how {fact.entity_name} died; {death}. [{number}]",
                     number,
                 )
-            said = _one_sentence(fact, cause, death) if cause and death else cause or death
-            if said:  # the GM is told what players are told beside the truth
+            told = _one_sentence(fact, cause, death) if cause and death else cause or death
+            if told:  # the GM is told what players are told beside the truth
                 if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
-                    said += f". Nothing the table knows names anyone who killed {fact.entity_name}"
-                found = f"{said}. [{number}]", number
+                    told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
+                found = f"{told}. [{number}]", number
                 return told_beside(found, fact, "cause of death")
             living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
             if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
