@@ -278,8 +278,7 @@ def test_a_changed_field_is_imported_again_as_a_difference(cli: CliRunner, tmp_p
     assert statements["changed"] == 1 and statements["created"] == 0, report  # the old value retconned by it
     (answer,) = ask(cli, tmp_path, ["how did maud fenn die"]).values()
     assert (
-        answer
-        == "Maud Fenn's cause of death was the marsh cough; she died in year 870 of the Lantern Age."
+        answer == "Maud Fenn's cause of death was the marsh cough; she died in year 870 of the Lantern Age."
     )
 
 
