@@ -117,6 +117,8 @@ class Kin(BaseModel):
     weddings: dict[str, str] = Field(default_factory=dict)
     #: Where each wedding took place, by spouse ("Highfold"), as far as the asker sees it.
     wedded_at: dict[str, str] = Field(default_factory=dict)
+    #: The spouses whose marriage the asker sees dated, in the order they married.
+    married_order: tuple[str, ...] = ()
     #: Those of a tie ("parents", "children") the table believes are, where canon does not say it is true.
     reputed: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: Of a tie ("parents", "children"), those the table believes are, read beside the truth by one who sees

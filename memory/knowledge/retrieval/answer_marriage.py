@@ -3,7 +3,8 @@
 - "When did Bram and Ilsa get married?", "When did Bram marry?": the marriage's start or the wedding both took
   part in, in the calendar's words, or that canon does not say when;
 - "Who did Bettany marry?", "Who is Hesk married to?", "Is Hesk married?": the spouse, or that nothing the table
-  knows says one.
+  knows says one; several, each dated, in the order they married ("married twice: first to A, in year 252 …,
+  then to B, …").
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from canon.wording.counts import in_words
 from canon.wording.relations import relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
@@ -83,6 +85,9 @@ def _spouse_answer(question: str, facts: Sequence[CanonFact], *, yes_no: bool) -
         return f"{text}. [{number}]", number
     if not spouses:
         return f"Nothing the table knows says {said}. [{number}]", number
+    turns = _in_turn(kin, spouses, "to ")
+    if turns is not None:  # "… was married twice: first to A, in year 252 …, then to B, on 4 Emberrise, …"
+        return f"{'Yes: ' if yes_no else ''}{said} {turns}. [{number}]", number
     return f"{'Yes: ' if yes_no else ''}{said} to {names_list(spouses)}. [{number}]", number
 
 
@@ -107,7 +112,20 @@ def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     if not spouses:
         return None
     number = facts.index(me) + 1
+    turns = _in_turn(kin, spouses)
+    if turns is not None:  # "Aldous married twice: first Ilsabet, in year 252 …, then Orla, …"
+        return f"{me.entity_name} married {turns}. [{number}]", number
     return f"{relation_sentence('SPOUSE_OF', me.entity_name, names_list(spouses))}. [{number}]", number
+
+
+def _in_turn(kin: Kin, spouses: Sequence[str], to: str = "") -> str | None:
+    """Return several spouses in the order they married, each with when ("twice: first to A, in year 252 …,
+    then to B, …"), or None for one spouse or any marriage the asker sees no date of."""
+    if len(spouses) < 2 or not set(spouses) <= set(kin.married_order):
+        return None
+    turns = [f"{to}{s}, {kin.married[s]}" for s in kin.married_order if s in spouses]
+    times = "twice" if len(turns) == 2 else f"{in_words(len(turns))} times"
+    return f"{times}: first {', then '.join(turns)}"
 
 
 def _married(name: str, spouse: str, kin: Kin) -> str:

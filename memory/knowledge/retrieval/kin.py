@@ -244,7 +244,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         )
         if said and said[-1] is not None:
             sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
-    married, weddings, _, wedded_at = await _marriages(cards, entity_id, spouses, words)
+    married, weddings, _, wedded_at, order = await _marriages(cards, entity_id, spouses, words)
     reputed = {
         "parents": tuple(cards.names[p] for p in parents if (p, entity_id) in cards.reputed),
         "children": tuple(cards.names[c] for c in children if (entity_id, c) in cards.reputed),
@@ -265,6 +265,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         married=married,
         weddings=weddings,
         wedded_at=wedded_at,
+        married_order=tuple(sorted(order, key=lambda name: order[name])),
         shared={cards.names[s]: tuple(cards.names[p] for p in ps) for s, ps in shared.items()},
         parents_married=await _parents_married(cards, parents, words),
     )
@@ -278,7 +279,7 @@ async def _parents_married(cards: _Cards, parents: list[int], words: Wording) ->
         return None
     first, second = parents
     spouses = await cards.ties(first, "SPOUSE_OF", "either")
-    married, _, stored, _ = await _marriages(cards, first, spouses, words)
+    married, _, stored, _, _ = await _marriages(cards, first, spouses, words)
     name = cards.names.get(second)
     if name in stored:
         return married[name], stored[name]
@@ -301,18 +302,20 @@ async def _shared(cards: _Cards, parents: list[int], siblings: list[int]) -> dic
 
 async def _marriages(
     cards: _Cards, entity_id: int, spouses: list[int], words: Wording
-) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str]]:
+) -> tuple[dict[str, str], dict[str, str], dict[str, str], dict[str, str], dict[str, int]]:
     """Return when each marriage began (the tie's own start, else the day of a wedding both took part in) in the
-    calendar's words, the wedding's name, when as stored, and where the wedding took place, by spouse. A wedding the
+    calendar's words, the wedding's name, when as stored, where the wedding took place and when in story order (a
+    sort key), by spouse. A wedding the
     person took part in with no spouse of theirs is one with the one other person who took part, when there is
     exactly one (guests name no spouse)."""
     married: dict[str, str] = {}
     weddings: dict[str, str] = {}
     stored: dict[str, str] = {}
     wedded_at: dict[str, str] = {}
+    order: dict[str, int] = {}
     me = await cards.card(entity_id)
     if me is None:
-        return married, weddings, stored, wedded_at
+        return married, weddings, stored, wedded_at, order
     for view in me.relations:
         other = view.object if view.subject.id == entity_id else view.subject
         start = words.seen(view.statement.validity.world_from)  # hidden from the reader: as if unknown
@@ -320,6 +323,8 @@ async def _marriages(
         if tie and start and start != UNKNOWN and other is not None:
             married[cards.names[other.id]] = words.when(start)
             stored[cards.names[other.id]] = start
+            if view.statement.validity.world_from_key is not None:
+                order[cards.names[other.id]] = view.statement.validity.world_from_key
     for view in me.relations:
         event = view.object
         if (
@@ -355,4 +360,6 @@ async def _marriages(
             if start and start != UNKNOWN:
                 married.setdefault(name, words.when(start))
                 stored.setdefault(name, start)
-    return married, weddings, stored, wedded_at
+                if view.statement.validity.world_from_key is not None:
+                    order.setdefault(name, view.statement.validity.world_from_key)
+    return married, weddings, stored, wedded_at, order

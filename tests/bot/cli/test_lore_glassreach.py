@@ -242,3 +242,14 @@ def test_how_someone_died_and_who_did_it_is_one_answer(cli: CliRunner, tmp_path:
         "Osk Marrow killed Bran Holt; Bran Holt's cause of death was held under the water"
     ), gm
     assert "Nothing the table knows names" not in gm
+
+
+def test_several_spouses_are_said_in_the_order_they_married(cli: CliRunner, tmp_path: Path) -> None:
+    """Bran Holt's file lists Mave before Lida; he married Lida first (270) and Mave after (285)."""
+    asked = ["who was bran holt married to", "who did bran holt marry"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    turns = f"twice: first to Lida Holt, in year 270 {KC}, then to Mave Holt, on 4 Reap, year 285 {KC}."
+    assert said == {
+        asked[0]: f"Bran Holt was married {turns}",
+        asked[1]: f"Bran Holt married {turns.replace('to ', '')}",
+    }
