@@ -4,8 +4,9 @@ held.
 A card's sentences say a life (`entity_cards.card_facts`): its state ("Osric Dray is dead; the date of death is not
 known"), a dead person's birth ("Hild Dray's date of birth is not known"), the event of a death's day. So:
 - "When was X born?" / "When did X die?": the sentence of that end of the life, never the other end's date;
-- "How did X die?": how the description says it ("Dunmore Pike drowned in the Weeping Sound …"), then the death's
-  day, when canon has one; without a cause said, the death as canon dates it;
+- "How did X die?": how canon types it, else how the description says it ("Dunmore Pike drowned in the Weeping
+  Sound …"), then the death's day in the same sentence, when canon has one; without a cause said, the death as
+  canon dates it; "… and who did it" of one no killer is named of: that nothing names one;
 - "Where is X held?": the state, with where the description says X is held, or that nothing says where.
 """
 
@@ -108,6 +109,23 @@ def _cause(fact: CanonFact, described: str | None, facts: Sequence[CanonFact]) -
     return f"{killers}; {cause}" if killers and cause else cause or killers
 
 
+#: A death's doer asked beside how it came ("how did X die, and who did it").
+_WHO_DID = re.compile(r"\bwho\s+(?:did|done|killed|was\s+behind|was\s+responsible)\b|\bby\s+whom\b")
+
+
+def _one_sentence(fact: CanonFact, cause: str, death: str) -> str:
+    """Return how and when someone died as one sentence, the name said once: "Bran Holt drowned …; he died on 9
+    Bloom, year 300 …" (the card's sex, else the name); two when the death's sentence is not of that form."""
+    head = f"{fact.entity_name} died "
+    if not death.startswith(head):
+        return f"{cause}. {death}"
+    sexed = next(
+        (line.rsplit(": ", 1)[1] for line in fact.facts if line.startswith(f"{head[:-6]}'s sex: ")), ""
+    )
+    who = {"male": "he", "female": "she"}.get(sexed.strip(), fact.entity_name)
+    return f"{cause}; {who} died {death[len(head) :]}"
+
+
 def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a question about a life (see the module docstring), or None."""
     folded = question.casefold()
@@ -128,9 +146,11 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                     f"Nothing the table knows says how {fact.entity_name} died; {death}. [{number}]",
                     number,
                 )
-            said = [s for s in (cause, death) if s]
-            if said:  # the GM is told what players are told beside the truth
-                found = " ".join(f"{s}." for s in said) + f" [{number}]", number
+            told = _one_sentence(fact, cause, death) if cause and death else cause or death
+            if told:  # the GM is told what players are told beside the truth
+                if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
+                    told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
+                found = f"{told}. [{number}]", number
                 return told_beside(found, fact, "cause of death")
             living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
             if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive

@@ -12,7 +12,7 @@ answers are said one after the other, and a part nothing answers says so, so no 
 it" is one), or follow a name and a colon ("Ysolt: alive or dead, and where is she now?"). A personal pronoun of
 the second part after a "who" part asking of another is read once the first part is answered (`answer_chain`),
 and a "why" part is answered by a reason or said unknown (`answer_reasons`). "who did X marry and when" is one
-question (`answer_kin`), and so is anything with no second asking word ("when did Tomas and Ilse marry").
+question (`answer_kin`), and so is "how did X die, and who did it" (`answer_lives`), and anything with no second asking word ("when did Tomas and Ilse marry").
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from memory.knowledge.retrieval.answer_chain import (
     sex,
 )
 from memory.knowledge.retrieval.answer_happenings import is_event
+from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_reasons import reasoned
 from memory.knowledge.retrieval.answer_words import fold_words
 
@@ -92,6 +93,14 @@ def _headed(question: str) -> str:
     return f"is {name} {rest}"
 
 
+#: A second part asking who did what the first part asks of ("… and who did it", "… and who was behind it").
+_DID_IT = re.compile(
+    r"^\s*(?:who|by\s+whom)(?:\s+(?:did|done|was\s+behind|was\s+responsible(?:\s+for)?)\s+(?:it|that|this)|"
+    r"\s+was\s+(?:behind|responsible))?\s*[?.!]*\s*$",
+    re.IGNORECASE,
+)
+
+
 def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | None:
     """Return a two-part question's parts, the second said of what the first names; None for a question of one
     part (see the module docstring). A personal pronoun after a "who" part asking of another is left for
@@ -104,6 +113,8 @@ def two_parts(question: str, facts: Sequence[CanonFact]) -> tuple[str, str] | No
     bare = re.fullmatch(_BY + _ASKING, second, re.IGNORECASE) is not None
     if bare and _MARRIAGE.search(first):
         return None  # "who did X marry and when": one question (`answer_kin`)
+    if _DID_IT.match(second) and asks_how_died(first):
+        return None  # "how did X die, and who did it": one question of the death (`answer_lives`)
     named = _named(first, facts, second)
     if named is None:
         return None

@@ -50,26 +50,26 @@ READS = {
     # How a death was: the description's sentence, then the day and the event; an event alone says it; a date
     # alone is no manner.
     "how did ansel die": (
-        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt; Ansel Crowe died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
     ),
     "How did Mirela Sand die?": (
-        "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
+        "Mirela Sand was hanged at the Tide Gate for smuggling; Mirela Sand died in year 655 of the Tallow Years."
     ),
     # How an event's description says they died in it, when theirs does not.
     "hw did oswin tarr die": (
-        "Old Oswin Tarr drowned in the shallows holding the ferry rope. Oswin Tarr died on "
+        "Old Oswin Tarr drowned in the shallows holding the ferry rope; Oswin Tarr died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
     ),
     "what was the cause of mirela's death": (
-        "Mirela Sand was hanged at the Tide Gate for smuggling. Mirela Sand died in year 655 of the Tallow Years."
+        "Mirela Sand was hanged at the Tide Gate for smuggling; Mirela Sand died in year 655 of the Tallow Years."
     ),
     "how did ansel crowe meet his end": (
-        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt; Ansel Crowe died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
     ),
     "how was ansel killed": (
-        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt. Ansel Crowe died on "
+        "Ansel Crowe fell at Otter Ford, shot through the throat by a crossbow bolt; Ansel Crowe died on "
         f"{OTTER_FORD}, in the Battle of Otter Ford."
     ),
     "how did wenna die": (
@@ -180,7 +180,7 @@ def test_answers_say_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
 HIDDEN = {
     "how did sabel dunn die": (
         "how did sabel brune die",
-        "Sabel Dunn was poisoned by her own lamp-keepers. Sabel Dunn died in year 656 of the Tallow Years.",
+        "Sabel Dunn was poisoned by her own lamp-keepers; Sabel Dunn died in year 656 of the Tallow Years.",
     ),
     "where is sabel dunn held": (
         "where is sabel brune held",
@@ -267,7 +267,7 @@ def test_typed_facts_answer_as_prose_does(cli: CliRunner, tmp_path: Path) -> Non
     player = ask(cli, tmp_path, questions)
     assert player == {
         "how did tamsin die": (
-            "Tamsin Rook's cause of death was a poisoned arrow. Tamsin Rook died in year 656 of the Tallow Years."
+            "Tamsin Rook's cause of death was a poisoned arrow; Tamsin Rook died in year 656 of the Tallow Years."
         ),
         "who won the battle of gallows hill": "At the Battle of Gallows Hill, the winner was the Iron Host.",
         "where is jory held": "Jory Tarr is held at the Gull Tower.",

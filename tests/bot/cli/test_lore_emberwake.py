@@ -59,7 +59,7 @@ LIVES = {
     # How someone died, when only the description says it (and the day when canon has one).
     "how did dunmore die": "Dunmore Pike drowned in the Weeping Sound during the autumn gales.",
     "how did hild die": (
-        "Hild Dray drowned when her barge overturned in the Weeping Sound. Hild Dray died on 1 Highsun, "
+        "Hild Dray drowned when her barge overturned in the Weeping Sound; Hild Dray died on 1 Highsun, "
         "year 760 of the Ashen Reckoning, in the Sinking of the Tallow Barge."
     ),
     "how did osric die": (

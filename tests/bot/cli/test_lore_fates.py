@@ -175,7 +175,7 @@ def test_a_player_reads_the_story_told_as_if_the_truth_were_never_written(
     public = ask_world(cli, tmp_path, f"{CAMPAIGN}-public", QUESTIONS, citations=False)
     assert player == public
     assert player["how did Ysolt Dunmere die?"] == (
-        "Ysolt Dunmere's cause of death was a winter fever. Ysolt Dunmere died in year 1212."
+        "Ysolt Dunmere's cause of death was a winter fever; she died in year 1212."
     ), player
     assert player["who killed Idda Rook?"] == "Ysolt Dunmere killed Idda Rook.", player
     assert player["who killed Ysolt Dunmere?"] == (
@@ -211,7 +211,7 @@ def test_a_player_reads_the_story_told_as_if_the_truth_were_never_written(
 def test_the_gm_reads_the_truth_and_what_players_are_told(cli: CliRunner, tmp_path: Path) -> None:
     gm = ask_world(cli, tmp_path, CAMPAIGN, QUESTIONS, gm=True, citations=False)
     assert gm["how did Ysolt Dunmere die?"] == (
-        "Ysolt Dunmere was poisoned by her steward. Ysolt Dunmere died in year 1212. Players are told Ysolt "
+        "Ysolt Dunmere was poisoned by her steward; she died in year 1212. Players are told Ysolt "
         "Dunmere's cause of death was a winter fever."
     ), gm
     assert gm["what was the outcome of the Siege of Marrowgate?"] == (

@@ -46,10 +46,10 @@ TODAY = "12 Reaping, year 880 of the Lantern Age"
 READS = {
     # A cause of death: a noun is the cause, a verb reads after the name; then the death's date.
     "how did maud fenn die": (
-        "Maud Fenn's cause of death was a winter fever. Maud Fenn died in year 870 of the Lantern Age."
+        "Maud Fenn's cause of death was a winter fever; she died in year 870 of the Lantern Age."
     ),
     "how did elsbeth die": (
-        "Elsbeth Hale was poisoned by a rival house. Elsbeth Hale died in year 871 of the Lantern Age."
+        "Elsbeth Hale was poisoned by a rival house; she died in year 871 of the Lantern Age."
     ),
     # Where a prisoner is held: the state and the place.
     "where is bram keel held": "Bram Keel is imprisoned; Bram Keel is held at the Salt Gaol.",
@@ -97,7 +97,7 @@ def test_fields_answer_what_is_asked(cli: CliRunner, tmp_path: Path) -> None:
 
 #: The questions a GM-only field answers, and the GM's answer.
 SECRETS = {
-    "how did old harl die": "Old Harl drowned in Cinder Ford. Old Harl died in year 875 of the Lantern Age.",
+    "how did old harl die": "Old Harl drowned in Cinder Ford; he died in year 875 of the Lantern Age.",
     "where is nessa crane held": "Nessa Crane is imprisoned; Nessa Crane is held at Wickham Abbey.",
     "who won the battle of black mire": "At the Battle of Black Mire, the winner was the Ash Raiders.",
     "what were the terms of the pact of the salt gaol": (
@@ -278,8 +278,7 @@ def test_a_changed_field_is_imported_again_as_a_difference(cli: CliRunner, tmp_p
     assert statements["changed"] == 1 and statements["created"] == 0, report  # the old value retconned by it
     (answer,) = ask(cli, tmp_path, ["how did maud fenn die"]).values()
     assert (
-        answer
-        == "Maud Fenn's cause of death was the marsh cough. Maud Fenn died in year 870 of the Lantern Age."
+        answer == "Maud Fenn's cause of death was the marsh cough; she died in year 870 of the Lantern Age."
     )
 
 

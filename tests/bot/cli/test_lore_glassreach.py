@@ -203,7 +203,9 @@ def test_how_someone_really_died_the_gm_reads_the_truth_and_a_player_the_story(
     )
     player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
     for answer in player.values():
-        assert answer.startswith("Bran Holt drowned when his boat overturned on the Grey Mere."), player
+        assert answer.startswith(
+            "Bran Holt drowned when his boat overturned on the Grey Mere; he died on 9 Bloom"
+        ), player
         assert "Osk" not in answer and "held under" not in answer, player
     assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
 
@@ -223,3 +225,20 @@ def test_the_import_report_says_the_calendar_file_is_a_calendar(
         paths.append(str(folder / f"{name}.yaml"))
     said = " ".join(runner.invoke(app, ["ingest", *paths, "-c", CAMPAIGN]).output.split())
     assert "calendar.yaml (calendar): " in said and "chronicle.yaml (timeline): " in said, said
+
+
+def test_how_someone_died_and_who_did_it_is_one_answer(cli: CliRunner, tmp_path: Path) -> None:
+    """ "how did X die, and who did it" asks of one death: how and when in one sentence, the name said once, then
+    that nothing names a killer for a player (as of a world that never named one); the GM reads who did it."""
+    asked = ["how did bran holt die, and who did it?"]
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert said[asked[0]] == (
+        f"Bran Holt drowned when his boat overturned on the Grey Mere; he died on 9 Bloom, year 300 {KC}. Nothing "
+        "the table knows names anyone who killed Bran Holt."
+    )
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked, gm=True, citations=False)[asked[0]]
+    assert gm.startswith(
+        "Osk Marrow killed Bran Holt; Bran Holt's cause of death was held under the water"
+    ), gm
+    assert "Nothing the table knows names" not in gm

@@ -58,10 +58,10 @@ READS = {
     "when was odile's oath": "Odile's Oath took place in year 398 of the Age of Gulls.",
     # How a death was, from the description: a bare "strangled" is done to her; "who killed" is his own deed.
     "how did maud die": (
-        "Maud Fenwick was strangled in her cell. Maud Fenwick died in year 404 of the Age of Gulls."
+        "Maud Fenwick was strangled in her cell; Maud Fenwick died in year 404 of the Age of Gulls."
     ),
     "how did garr die": (
-        "Garr Holt died of a fever the winter after. Garr Holt died in year 399 of the Age of Gulls."
+        "Garr Holt died of a fever the winter after; Garr Holt died in year 399 of the Age of Gulls."
     ),
     # A faction written "The Bellwrights": lower case inside a sentence, capital where it opens one.
     "what faction is wynn in": "Wynn Tolly is a member of the Bellwrights.",
