@@ -38,6 +38,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_about import listed, titled
+from memory.knowledge.retrieval.answer_change import change_answer
 from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
@@ -176,6 +177,9 @@ def _reply(
         return _nothing(question, facts, results)
     asked = question
     question = _titled(_rule_asked(question, results), results, unknown)
+    changed = change_answer(question, facts, results, unknown)
+    if changed is not None:
+        return changed  # "how much does its speed go up": the sentence saying the change (`answer_change`)
     hits = field_answers(question, results, len(facts) + 1)
     if not hits and question.subject:
         fewer = narrowed(question, results)
