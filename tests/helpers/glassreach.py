@@ -143,9 +143,14 @@ events:
   - name: The Wedding of Bran and Mave
     date: 4 Reap, 285 KC
     location: Grey Mere  # secret
-    gm_only: [location]  # secret
+    gm_only: [location, description]  # secret
     participants: [Bran Holt, Mave Holt]
-    description: Bran Holt wed Mave Sorrel on a boat on the mere.
+    description: Bran Holt wed Mave Sorrel on a boat on the mere.  # secret
+  - name: The Hiring of the Blade  # secret
+    date: 1 Rime, 285 KC  # secret
+    location: Grey Mere  # secret
+    description: Osk Marrow paid a blade to wait by the Grey Mere.  # secret
+    visibility: gm_only  # secret
   - name: The Pact of Greymere
     date: 20 Reap, 290 KC
     location: Highfold

@@ -6,6 +6,8 @@ when it took place; a place's card the events that took place there. So:
   what the event's description says of it (who died there is `answer_deaths`'s: taking part is no death);
 - "Who crowned Tamsin?": an event the person named took part in, whose description says the question's verb
   ("given the salt crown"), answers with the others who took part in it;
+- "What happened in 871?": the events of that year, each where (if canon says) and when, then what it was (as at a
+  place) when they are few (`happenings.TOLD_AT`);
 - "What happened at Gull Rock?", "… at Gull Rock in 870?": the events that took place there (that year), each on
   its day, then what it was (its description's first sentence, else its outcome) of each whose card was found (the
   few at the place named: `happenings.told_at`); in a region, those at the places within it too
@@ -23,7 +25,13 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_event_told import event_era, event_told, shared_event
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, sentences
-from memory.knowledge.retrieval.happenings import EVENT_NOUNS, asked_when, asks_who_was_there, does_deed
+from memory.knowledge.retrieval.happenings import (
+    EVENT_NOUNS,
+    TOLD_AT,
+    asked_when,
+    asks_who_was_there,
+    does_deed,
+)
 from memory.knowledge.retrieval.places import found_around
 
 __all__ = ["TAKING_PART", "event_names", "goal_answer", "happening_answer", "is_event", "names_list"]
@@ -210,8 +218,9 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
             dated
         ):  # "What happened in 212 RL?": the events found by the year, each where (if canon says) and when
             lines = [_took_place(f) for _, f in dated]
+            few = len([line for line in lines if line]) <= TOLD_AT  # what each was, of a year's few events
             told = [
-                f"{opening(line, f.entity_name, 'Event')}. [{n}]"
+                f"{opening(line, f.entity_name, 'Event')}.{_what_happened(f) if few else ''} [{n}]"
                 for (n, f), line in zip(dated, lines, strict=True)
                 if line
             ]

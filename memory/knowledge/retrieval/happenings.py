@@ -41,6 +41,7 @@ __all__ = [
     "deed_of",
     "does_deed",
     "in_year",
+    "TOLD_AT",
     "the_fallen",
     "told_at",
 ]
@@ -301,18 +302,18 @@ async def at_place(reader: CanonReader, question: str, named: Sequence[EntityMat
 
 #: "What happened at Fenwatch?", "what went on in Greyfen in 212": what the events there were is asked.
 _WHAT_AT = re.compile(r"^\s*what\s+(?:happened|took\s+place|went\s+on|occurred)\s+(?:at|in|on|near)\b")
-#: The most events at a place whose cards are read to say what each was (more are listed by the place's card).
-_TOLD_AT = 3
+#: The most events at a place, or in a year, whose cards are read to say what each was (more are only listed).
+TOLD_AT = 3
 
 
 async def told_at(reader: CanonReader, question: str, named: Sequence[EntityMatch]) -> list[EntityMatch]:
     """Return the events at the place a "what happened at …" question names, so that what each was is said, when
-    there are few (`_TOLD_AT`); none otherwise (a question of a year or an era is `in_year`'s)."""
+    there are few (`TOLD_AT`); none otherwise (a question of a year or an era is `in_year`'s)."""
     folded = " ".join(question.casefold().replace("’", "'").split())
     if not named or not _WHAT_AT.match(folded) or asked_when(question) is not None:
         return []
     found = await _there(reader, named[:1])
-    return found if len(found) <= _TOLD_AT else []
+    return found if len(found) <= TOLD_AT else []
 
 
 async def _there(reader: CanonReader, named: Sequence[EntityMatch]) -> list[EntityMatch]:

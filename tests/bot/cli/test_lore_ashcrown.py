@@ -38,8 +38,15 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return runner
 
 
-GRANARY = "The Burning of the Granary took place at Ashcrown on 5 Max, year 12 of After the Crowning."
-HILL_FORT = "The Founding of the Hill Fort took place at Ashcrown in year 3 of the Dawn Reckoning."
+#: What happened in a year: each event on its day, then what it was.
+GRANARY = (
+    "The Burning of the Granary took place at Ashcrown on 5 Max, year 12 of After the Crowning. The royal granary "
+    "burned in a dry wind; Wenna Holt carried the seed-grain out."
+)
+HILL_FORT = (
+    "The Founding of the Hill Fort took place at Ashcrown in year 3 of the Dawn Reckoning. The first stones of the "
+    "hill fort were laid by the clans of the Dawn Reckoning."
+)
 ARMOR_CLASS = (
     "Your armor class is 10 plus your Dexterity modifier, plus the bonus of the armor and shield you wear."
 )
@@ -91,7 +98,10 @@ def test_a_gm_only_era_s_abbreviation_is_read_for_a_player_as_in_any_campaign(
     plain = ask_world(cli, tmp_path, "plain", asked, citations=False)
     assert plain == player
     gm = ask_world(cli, tmp_path, CAMPAIGN, asked[:2], gm=True, citations=False)
-    drowned = "The Drowning of the Old Court took place at Ashcrown in year 55 of the Sunken Reign."
+    drowned = (
+        "The Drowning of the Old Court took place at Ashcrown in year 55 of the Sunken Reign. The old court sank "
+        "into the marsh below the hill."
+    )
     assert gm == dict.fromkeys(asked[:2], drowned)
 
 
@@ -116,7 +126,7 @@ def test_a_term_the_gm_added_outranks_the_calendar(cli: CliRunner, tmp_path: Pat
     answers = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
     assert answers["what is AC"] == ARMOR_CLASS
     assert answers["what happened in 12 After the Crowning"] == GRANARY  # the era by its name
-    assert GRANARY not in answers["what happened in 12 AC"]
+    assert "Burning of the Granary" not in answers["what happened in 12 AC"]
     assert listed(cli, CAMPAIGN)["ac"] == ("armor class", True)
 
 

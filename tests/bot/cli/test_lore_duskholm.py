@@ -40,15 +40,21 @@ _SIEGE = (
     "besieged Fenwatch until Cassel Orrow broke their blockade."
 )
 _VIGIL = "The Lamplighters' Vigil took place in year 212 of the Reign of Lamps."
+#: What happened in a year or an era of few events: each on its day, then what it was.
+_IN_212 = (
+    f"{_VIGIL} The guild kept watch over the last lamp for forty nights. [1] {_BURNING} The corsairs fired the "
+    "lamp-towers of Greyquay in one night."
+)
 
 #: Question -> its whole answer, as a player asks.
 READS = {
     # A year in the calendar's words (its abbreviation, or the era's name), its events in the calendar's order (a
     # year before its days), one with no place among them.
-    "what happened in 212 RL": f"{_VIGIL} [1] {_BURNING}",
-    "what happened in year 212 of the reign of lamps": f"{_VIGIL} [1] {_BURNING}",
+    "what happened in 212 RL": _IN_212,
+    "what happened in year 212 of the reign of lamps": _IN_212,
     "what happened in the year 305 of the long dusk": (
-        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk."
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk. The corsairs "
+        "besieged Fenwatch until Cassel Orrow broke their blockade."
     ),
     # Who was there: the events at the place named (a "battle" of a rout), or the event named.
     "who fought at fenwatch": _SIEGE,
@@ -109,8 +115,9 @@ READS = {
     "who is in the lamplighters": "Tobin Sallow is a member of the Lamplighters' Guild.",
     # More of the same in other words: an era, "which events", "attended", "serves", a deed with a shared word.
     "what happened during the long dusk": (
-        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk. [1] The Rout at "
-        "Saltcombe took place at Saltcombe in year 306 of the Long Dusk."
+        "The Siege of Fenwatch took place at Fenwatch in Hearthmoon of year 305 of the Long Dusk. The corsairs "
+        "besieged Fenwatch until Cassel Orrow broke their blockade. [1] The Rout at Saltcombe took place at "
+        "Saltcombe in year 306 of the Long Dusk. The royal riders scattered a corsair landing on the dunes."
     ),
     "which events took place at greyquay": _BURNING,
     "who attended the coronation of queen maelis": (
@@ -127,7 +134,8 @@ READS = {
 HIDDEN = {
     "what happened in 214 RL": (
         "Nothing the table knows says what happened in 214 RL.",
-        "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps.",
+        "The Drowning of the Pilot took place at Greyquay in year 214 of the Reign of Lamps. The harbour pilot was "
+        "drowned to blind the port.",
     ),
     "who drowned the pilot": (
         "Nothing the table knows says who drowned the pilot.",

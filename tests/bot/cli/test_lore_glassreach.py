@@ -253,3 +253,30 @@ def test_several_spouses_are_said_in_the_order_they_married(cli: CliRunner, tmp_
         asked[0]: f"Bran Holt was married {turns}",
         asked[1]: f"Bran Holt married {turns.replace('to ', '')}",
     }
+
+
+
+def test_what_happened_in_a_year_says_what_each_event_was(cli: CliRunner, tmp_path: Path) -> None:
+    """What happened in a year of few events is each on its day, then what it was (its description's first
+    sentence); a player reads the year as if the GM's event and the GM's description of the wedding were never
+    written. An era of many events lists them, each on its day, and no more."""
+    asked = ["what happened in 285", "what happened in the year 285", "what happened during the kindled count"]
+    wedding = f"The Wedding of Bran and Mave took place on 4 Reap, year 285 {KC}."
+    fall = (
+        f"The Kiln Fall took place at Ember Hall on 14 Reap, year 285 {KC}. The kiln roof fell during a firing and "
+        "killed six glassmakers."
+    )
+    said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert said[asked[0]] == said[asked[1]] == f"{wedding} [1] {fall}"
+    era = said[asked[2]]
+    assert era.startswith(wedding) and "took place at Highfold on 20 Reap, year 290" in era, era
+    assert "The kiln roof fell" not in era and "great hall" not in era, era
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked)
+    assert player == _public(tmp_path, asked)
+    assert not any("Hiring" in a or "boat" in a for a in player.values()), player
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked[:1], gm=True, citations=False)
+    assert gm[asked[0]] == (
+        f"The Wedding of Bran and Mave took place at Grey Mere on 4 Reap, year 285 {KC}. Bran Holt wed Mave Sorrel "
+        f"on a boat on the mere. [1] {fall} [2] The Hiring of the Blade took place at Grey Mere on 1 Rime, year 285 "
+        f"{KC}. Osk Marrow paid a blade to wait by the Grey Mere."
+    )

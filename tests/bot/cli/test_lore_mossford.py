@@ -41,7 +41,11 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return runner
 
 
-_FLOOD = "The Flood of the Ropewalks took place at Mossford on 9 Greening, year 340 of the Long Reckoning."
+#: What happened in a year: the event on its day, then what it was.
+_FLOOD = (
+    "The Flood of the Ropewalks took place at Mossford on 9 Greening, year 340 of the Long Reckoning. The river rose "
+    "over the ropewalks and Tobias Wren drowned saving the guild's hemp."
+)
 
 #: Question -> its whole answer, as a player asks.
 READS = {

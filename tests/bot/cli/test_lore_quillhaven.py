@@ -54,7 +54,7 @@ READS = {
     # An event named by a clause: said in the past where it opens a sentence, quoted as a name inside one.
     "when did the Gilded Eel open": EEL_OPENED,
     "when was the gilded eel opens": EEL_OPENED,
-    "wat happened in year 12": EEL_OPENED,
+    "wat happened in year 12": f"{EEL_OPENED} A tavern opens on the quay.",  # then what it was
     "who took part in the gilded eel opens": "Pell Varn took part in “The Gilded Eel opens”: A tavern opens on the quay.",
     "was pell varn at the gilded eel opens": (
         "Yes: Pell Varn took part in “The Gilded Eel opens” on 3 Frostfall, year 12 of the Harbour Reckoning."
