@@ -30,6 +30,7 @@ from memory.knowledge.retrieval.lives import card_status, death_event
 
 __all__ = [
     "EVENT_NOUNS",
+    "TOLD_AT",
     "asked_when",
     "asks_culprit",
     "asks_who_died",
@@ -41,7 +42,6 @@ __all__ = [
     "deed_of",
     "does_deed",
     "in_year",
-    "TOLD_AT",
     "the_fallen",
     "told_at",
 ]

@@ -255,12 +255,15 @@ def test_several_spouses_are_said_in_the_order_they_married(cli: CliRunner, tmp_
     }
 
 
-
 def test_what_happened_in_a_year_says_what_each_event_was(cli: CliRunner, tmp_path: Path) -> None:
     """What happened in a year of few events is each on its day, then what it was (its description's first
     sentence); a player reads the year as if the GM's event and the GM's description of the wedding were never
     written. An era of many events lists them, each on its day, and no more."""
-    asked = ["what happened in 285", "what happened in the year 285", "what happened during the kindled count"]
+    asked = [
+        "what happened in 285",
+        "what happened in the year 285",
+        "what happened during the kindled count",
+    ]
     wedding = f"The Wedding of Bran and Mave took place on 4 Reap, year 285 {KC}."
     fall = (
         f"The Kiln Fall took place at Ember Hall on 14 Reap, year 285 {KC}. The kiln roof fell during a firing and "
