@@ -8,7 +8,7 @@ import discord
 
 from bot.client import limits
 from bot.services.glossary import GlossaryEntry
-from cogs.embeds import COLOUR, clip
+from cogs.embeds import COLOUR
 
 __all__ = ["changed_line", "list_embed"]
 
@@ -18,7 +18,8 @@ def _line(entry: GlossaryEntry) -> str:
 
 
 def list_embed(entries: Sequence[GlossaryEntry]) -> discord.Embed:
-    """Return the glossary as an embed: the campaign's terms, then the shipped ones (clipped to fit)."""
+    """Return the glossary as an embed: the campaign's terms, then the shipped ones, each over as many fields as
+    they take; what the embed cannot hold is counted in a last line ("… and 12 more")."""
     own = [_line(e) for e in entries if e.own]
     shipped = [_line(e) for e in entries if not e.own]
     embed = discord.Embed(
@@ -30,15 +31,47 @@ def list_embed(entries: Sequence[GlossaryEntry]) -> discord.Embed:
         ),
         colour=COLOUR,
     )
-    embed.add_field(
-        name="This campaign's words",
-        value=clip("\n".join(own), limits.FIELD_VALUE) if own else "None yet.",
-        inline=False,
-    )
-    embed.add_field(
-        name="Shipped with Lorekeeper", value=clip(", ".join(shipped), limits.FIELD_VALUE), inline=False
-    )
+    if not own:
+        embed.add_field(name="This campaign's words", value="None yet.", inline=False)
+    left = _fields(embed, "This campaign's words", own, "\n")
+    left += _fields(embed, "Shipped with Lorekeeper", shipped, ", ", skip=left)
+    if left:
+        embed.set_footer(text=f"… and {left} more.")
     return embed
+
+
+#: Room kept in the embed for the footer that counts what did not fit.
+_FOOTER_ROOM = 40
+
+
+def _fields(embed: discord.Embed, name: str, lines: Sequence[str], sep: str, *, skip: int = 0) -> int:
+    """Add `lines` to `embed` joined by `sep`, in fields of whole lines named `name` (then "`name` (more)"),
+    while the embed's limits hold; return how many lines did not fit. `skip`: lines already left out (none
+    are added after them, so the list never resumes past a gap)."""
+    if skip:
+        return len(lines)
+    value: list[str] = []
+    for at, line in enumerate(lines):
+        joined = sep.join([*value, line])
+        if len(joined) <= limits.FIELD_VALUE:
+            value.append(line)
+            continue
+        if not _added(embed, name, sep.join(value)):
+            return len(lines) - at + len(value)
+        name, value = f"{name.split(' (')[0]} (more)", [line]
+    if value and not _added(embed, name, sep.join(value)):
+        return len(value)
+    return 0
+
+
+def _added(embed: discord.Embed, name: str, value: str) -> bool:
+    """Add one field when the embed can take it (its fields and its whole length); say whether it was added."""
+    if len(embed.fields) >= limits.EMBED_FIELDS - 1 or len(embed) + len(name) + len(value) > (
+        limits.EMBED_TOTAL - _FOOTER_ROOM
+    ):
+        return False
+    embed.add_field(name=name, value=value, inline=False)
+    return True
 
 
 def changed_line(entry: GlossaryEntry, done: str) -> str:
