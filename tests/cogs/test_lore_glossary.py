@@ -19,7 +19,9 @@ def test_every_shipped_word_is_shown_after_the_campaign_s_own() -> None:
     embed = list_embed(entries)
 
     shown = _shown(embed)
-    assert embed.fields[0].name == "This campaign's words" and "**greenskin** → goblin" in embed.fields[0].value
+    assert (
+        embed.fields[0].name == "This campaign's words" and "**greenskin** → goblin" in embed.fields[0].value
+    )
     for term, meaning in SHIPPED.items():  # the shipped list is longer than one field: none is cut off
         assert f"**{term}** → {meaning}" in shown.replace("\\", ""), term
     assert embed.footer.text is None
