@@ -64,6 +64,11 @@ characters:
     aliases: [Wynn the Wanderer]
     born: 280 KC
     status: missing
+  - name: Ilse Fairweather
+    sex: female  # secret
+    gm_only: [sex]  # secret
+    born: 282 KC
+    status: missing
 """,
     "guild": """
 kind: factions

@@ -18,6 +18,7 @@ from canon.wording import in_prose, opening
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
+from memory.knowledge.retrieval.lives import pronoun
 
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
 
@@ -196,10 +197,12 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
 
 def _unsure(question: str, fact: CanonFact, state: str) -> str | None:
     """Return the answer to "is X alive?" (or dead) of a missing X: no verdict, and why ("Nothing the table knows
-    says whether Haskel Sarrane is alive; they are missing"), or None."""
+    says whether Haskel Sarrane is alive; he is missing", by the sex canon gives, else "they are"), or None."""
     if state != "missing" or not asked_states(question) & {"alive", "dead"}:
         return None
-    return f"Nothing the table knows says whether {fact.entity_name} is alive; they are missing"
+    who = pronoun(fact)
+    missing = f"{who} are missing" if who == "they" else f"{who} is missing"
+    return f"Nothing the table knows says whether {fact.entity_name} is alive; {missing}"
 
 
 #: Deeds a when- or where-question asks the day or the place of ("when was X founded", "where was X born"): a

@@ -23,6 +23,7 @@ from memory.knowledge.retrieval.lives import (
     death_cause,
     held_at,
     last_placed,
+    pronoun,
     told_death,
     typed_death,
     typed_held,
@@ -119,10 +120,8 @@ def _one_sentence(fact: CanonFact, cause: str, death: str) -> str:
     head = f"{fact.entity_name} died "
     if not death.startswith(head):
         return f"{cause}. {death}"
-    sexed = next(
-        (line.rsplit(": ", 1)[1] for line in fact.facts if line.startswith(f"{head[:-6]}'s sex: ")), ""
-    )
-    who = {"male": "he", "female": "she"}.get(sexed.strip(), fact.entity_name)
+    who = pronoun(fact)
+    who = fact.entity_name if who == "they" else who
     return f"{cause}; {who} died {death[len(head) :]}"
 
 

@@ -21,7 +21,7 @@ from canon.graph.reads import story_date as story_date_of
 from canon.models import EntityCard, EntityRef
 from canon.ontology import Ontology
 from canon.wording import PLAIN, Wording, in_prose
-from canon.wording.relations import FEMALE, MALE, possessive, relation_sentence
+from canon.wording.relations import possessive, relation_sentence, sex_of
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
 
@@ -38,6 +38,7 @@ __all__ = [
     "died_in",
     "held_at",
     "last_placed",
+    "pronoun",
     "story_date",
     "told_death",
     "typed_death",
@@ -173,17 +174,27 @@ def last_placed(fact: CanonFact) -> str | None:
             if r.predicate.upper() == predicate and r.subject.casefold() == me
         ]
         if places:
-            sex = next(
-                (
-                    line.split(": ", 1)[1].strip().casefold()
-                    for line in fact.facts
-                    if re.match(rf"^{re.escape(fact.entity_name)}'s? (?:sex|gender|pronouns): ", line)
-                ),
-                "",
-            )
-            them = "him" if sex in MALE else "her" if sex in FEMALE else "them"
-            return f"the last place canon puts {them} is {in_prose(places[-1])}"
+            return f"the last place canon puts {pronoun(fact, 'them')} is {in_prose(places[-1])}"
     return None
+
+
+#: A person's pronouns by the sex their card gives: as a subject, then as an object.
+_PRONOUNS = {"male": ("he", "him"), "female": ("she", "her"), None: ("they", "them")}
+
+
+def pronoun(fact: CanonFact, form: str = "they") -> str:
+    """Return the pronoun an answer says someone by: "he" or "she" ("him", "her" when `form` is "them") by the sex,
+    gender or pronouns their card gives, as the asker may read it; else "they" ("them")."""
+    said = next(
+        (
+            line.split(": ", 1)[1]
+            for line in fact.facts
+            if re.match(rf"^{re.escape(fact.entity_name)}'s? (?:sex|gender|pronouns): ", line)
+        ),
+        "",
+    )
+    subject, obj = _PRONOUNS[sex_of(said)]
+    return obj if form == "them" else subject
 
 
 def death_event(card: EntityCard) -> EntityRef | None:

@@ -134,7 +134,7 @@ def test_what_a_table_types_after_its_question_asks_nothing(cli: CliRunner, tmp_
         "who has the lamp of first dawn now? and where was he born",
     ]
     said = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
-    missing = "Nothing the table knows says whether Wynn Holt is alive; they are missing."
+    missing = "Nothing the table knows says whether Wynn Holt is alive; he is missing."
     assert said[asked[0]] == missing
     assert said[asked[1]] == missing
     assert said[asked[2]].startswith("Cole Holt has the Lamp of First Dawn"), said
@@ -283,3 +283,18 @@ def test_what_happened_in_a_year_says_what_each_event_was(cli: CliRunner, tmp_pa
         f"on a boat on the mere. [1] {fall} [2] The Hiring of the Blade took place at Grey Mere on 1 Rime, year 285 "
         f"{KC}. Osk Marrow paid a blade to wait by the Grey Mere."
     )
+
+
+def test_a_missing_person_is_said_by_the_sex_canon_gives(cli: CliRunner, tmp_path: Path) -> None:
+    """Whether one missing is alive nobody knows: said "he" or "she" by their sex, "they" when a player may not
+    read it (Ilse Fairweather's the GM keeps), as of a file that never gave one."""
+    asked = ["is wynn holt dead", "is ilse fairweather alive?"]
+    unknown = "Nothing the table knows says whether {} is alive; {} missing."
+    player = ask_world(cli, tmp_path, CAMPAIGN, asked, citations=False)
+    assert player == {
+        asked[0]: unknown.format("Wynn Holt", "he is"),
+        asked[1]: unknown.format("Ilse Fairweather", "they are"),
+    }
+    assert ask_world(cli, tmp_path, CAMPAIGN, asked) == _public(tmp_path, asked)
+    gm = ask_world(cli, tmp_path, CAMPAIGN, asked[1:], gm=True, citations=False)
+    assert gm[asked[1]] == unknown.format("Ilse Fairweather", "she is")

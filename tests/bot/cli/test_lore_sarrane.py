@@ -72,8 +72,8 @@ def test_a_missing_person_reads_as_missing_never_alive(cli: CliRunner, tmp_path:
         cli, tmp_path, ["is haskel sarrane alive", "is haskel sarrane dead", "is ilsa sarrane alive"]
     )
     assert answers == {
-        "is haskel sarrane alive": "Nothing the table knows says whether Haskel Sarrane is alive; they are missing.",
-        "is haskel sarrane dead": "Nothing the table knows says whether Haskel Sarrane is alive; they are missing.",
+        "is haskel sarrane alive": "Nothing the table knows says whether Haskel Sarrane is alive; he is missing.",
+        "is haskel sarrane dead": "Nothing the table knows says whether Haskel Sarrane is alive; he is missing.",
         "is ilsa sarrane alive": "Yes: Ilsa Sarrane is imprisoned (born in year 634 of the Crown Years).",
     }
 

@@ -108,7 +108,7 @@ def test_a_player_reads_what_the_table_is_told_as_if_the_truth_were_never_writte
     public = ask_world(cli, tmp_path, f"{CAMPAIGN}-public", QUESTIONS, citations=False)
     assert player == public
     assert player["is Hesper Vane alive?"] == (
-        "Nothing the table knows says whether Hesper Vane is alive; they are missing."
+        "Nothing the table knows says whether Hesper Vane is alive; she is missing."
     ), player
     assert "alive" not in player["who is Ottiline Marsh?"], player
     for name in PEOPLE:
