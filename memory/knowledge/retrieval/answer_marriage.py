@@ -113,7 +113,7 @@ def _whom(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
         return None
     number = facts.index(me) + 1
     turns = _in_turn(kin, spouses)
-    if turns is not None:  # "Aldous married twice: first Ilsabet, in year 252 …, then Orla, …"
+    if turns is not None:  # "Cole married twice: first Lida, in year 270 …, then Mave, …"
         return f"{me.entity_name} married {turns}. [{number}]", number
     return f"{relation_sentence('SPOUSE_OF', me.entity_name, names_list(spouses))}. [{number}]", number
 

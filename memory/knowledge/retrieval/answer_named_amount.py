@@ -3,9 +3,9 @@
 "How much is the bridge toll?" asks a field of something; only a passage about it may answer in sentences
 (`answer_step`). A world bible often names such a thing only inside another's section ("A cart pays a bridge
 toll of two pennies at every arch."): that sentence answers, when it names the thing's words one after the other
-and says an amount after them. A thing named by one word ("how much is a glim worth") is asked its price only:
-the sentence must say an amount in money after it ("Money is the glim …; a hundred glims make one lantern-weight of
-silver"), one word alone being too common a find for any other amount. Only what the asker may read reaches here
+and says an amount after them. A thing named by one word ("how much is a shell worth") is asked its price only:
+the sentence must say an amount in money after it ("Money is the shell …; a hundred shells make one silver mark"),
+one word alone being too common a find for any other amount. Only what the asker may read reaches here
 (the retriever filtered it).
 """
 
