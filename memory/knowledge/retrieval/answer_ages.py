@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.calendar import UNKNOWN, DateError, WorldDate, parse_date
+from canon.calendar import UNKNOWN, WorldDate
 from canon.wording import in_prose
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_compare import older_by_age
-from memory.knowledge.retrieval.answer_founded import founded_age
+from memory.knowledge.retrieval.answer_founded import date_or_none, founded_age, years_between
 from memory.knowledge.retrieval.answer_happenings import is_event
 from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
@@ -28,23 +28,12 @@ _HOW_OLD = re.compile(r"\bhow old\b|\bwhat age\b|\bage\b")
 _AT_DEATH = re.compile(r"\b(?:die|died|death|dies|killed|fell)\b")
 
 
-def _date(text: str | None) -> WorldDate | None:
-    try:
-        return parse_date(text) if text else None
-    except DateError:
-        return None
-
-
 def _years(born: WorldDate, died: WorldDate) -> tuple[int, bool] | None:
-    """Return the whole years between two dates (years are absolute: of any eras), and whether that count is
-    exact."""
-    if born.year is None or died.year is None:
+    """Return the whole years between two dates (`years_between`), exact only when both give the day."""
+    counted = years_between(born, died)
+    if counted is None:
         return None
-    years = died.year - born.year
-    exact = born.month is not None and died.month is not None
-    if exact and ((died.month or 0), (died.day or 0)) < ((born.month or 0), (born.day or 0)):
-        years -= 1
-    return years, exact and born.day is not None and died.day is not None
+    return counted[0], counted[1] and born.day is not None and died.day is not None
 
 
 def _lived(fact: CanonFact) -> bool:
@@ -55,7 +44,7 @@ def _at_death(fact: CanonFact, number: int) -> tuple[str, int] | None:
     life = fact.life
     if life is None or not life.died_words:
         return None
-    born, died = _date(life.born), _date(life.died)
+    born, died = date_or_none(life.born), date_or_none(life.died)
     counted = _years(born, died) if born and died else None
     if counted is None:
         return None
@@ -97,15 +86,15 @@ def _at_event(fact: CanonFact, number: int, facts: Sequence[CanonFact]) -> tuple
             continue
         if set(fold_words(event.matched)) <= mine:
             continue  # found by the person's own name ("the Investiture of Tamsin" of "how old was Tamsin")
-        day = _date(_event_day(event))
-        born = _date(life.born)
+        day = date_or_none(_event_day(event))
+        born = date_or_none(life.born)
         counted = _years(born, day) if born and day else None
         said = next((x for x in event.facts if x.startswith(f"{event.entity_name} took place ")), None)
         if counted is None or said is None:
             continue
         years, exact = counted
         named = in_prose(event.entity_name, "Event")
-        died = _date(life.died)
+        died = date_or_none(life.died)
         if years < 0:
             text = f"{fact.entity_name} was not yet born at {named}: born {life.born_words}"
         elif died and day and (_years(died, day) or (0, False))[0] > 0:
@@ -141,7 +130,7 @@ def _at_life(
             if asked["died"]
             else (other.life.born, other.life.born_words)
         )
-        born, then = _date(life.born), _date(when)
+        born, then = date_or_none(life.born), date_or_none(when)
         counted = _years(born, then) if born and then else None
         if counted is None or words is None:
             return None
@@ -257,7 +246,7 @@ def age_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return _at_death(fact, number)
     if life.died_words:
         return _at_death(fact, number)
-    born, now = _date(life.born), _date(life.now)
+    born, now = date_or_none(life.born), date_or_none(life.now)
     counted = _years(born, now) if born and now and life.born_key is not None else None
     if counted is not None and counted[0] >= 0:
         years, exact = counted

@@ -21,7 +21,7 @@ from memory.knowledge.answer_models import Founding
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import AGE_ASKING, fold_words
 
-__all__ = ["card_founding", "founded_age"]
+__all__ = ["card_founding", "date_or_none", "founded_age", "years_between"]
 
 _HOW_OLD = re.compile(r"\bhow old\b|\bwhat age\b")
 #: The attribute a founding date is kept under (a faction's, a place's `founded`).
@@ -50,21 +50,22 @@ def card_founding(card: EntityCard, words: Wording = PLAIN, now: str | None = No
     )
 
 
-def _date(text: str | None) -> WorldDate | None:
+def date_or_none(text: str | None) -> WorldDate | None:
+    """Return the date a text says, or None when it says none or cannot be read."""
     try:
         return parse_date(text) if text else None
     except DateError:
         return None
 
 
-def _age(founded: WorldDate, now: WorldDate) -> tuple[int, bool] | None:
-    """Return the whole years from a founding to a day (years are absolute: of any eras), and whether that count
-    is exact (both give the month)."""
-    if founded.year is None or now.year is None:
+def years_between(start: WorldDate, end: WorldDate) -> tuple[int, bool] | None:
+    """Return the whole years from one date to a later one (years are absolute: of any eras), and whether that
+    count is exact (both give the month)."""
+    if start.year is None or end.year is None:
         return None
-    years = now.year - founded.year
-    exact = founded.month is not None and now.month is not None
-    if exact and ((now.month or 0), (now.day or 0)) < ((founded.month or 0), (founded.day or 0)):
+    years = end.year - start.year
+    exact = start.month is not None and end.month is not None
+    if exact and ((end.month or 0), (end.day or 0)) < ((start.month or 0), (start.day or 0)):
         years -= 1
     return years, exact
 
@@ -80,8 +81,8 @@ def founded_age(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             continue  # found by the asking words alone ("Old Quay" of "how old") is not the one asked of
         name = fact.entity_name
         is_, was = ("are", "were") if names_many(name) else ("is", "was")
-        founded, now = _date(founding.founded), _date(founding.now)
-        counted = _age(founded, now) if founded and now else None
+        founded, now = date_or_none(founding.founded), date_or_none(founding.now)
+        counted = years_between(founded, now) if founded and now else None
         if counted is None or counted[0] < 0:
             return (
                 f"{name} {was} founded {founding.founded_words}; canon holds no date for today to count "

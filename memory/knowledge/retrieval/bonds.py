@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from canon.models import EntityCard, Validity
 from canon.wording import PLAIN, Wording
 from memory.knowledge.answer_models import Hold
+from memory.knowledge.retrieval.tenures import dated_span
 
 __all__ = ["BONDS", "card_bonds", "in_tense", "tensed_bonds"]
 
@@ -25,10 +26,6 @@ BONDS: dict[str, tuple[str, str]] = {
     "ALLY_OF": ("ally", "allies"),
     "ENEMY_OF": ("enemy", "enemies"),
 }
-
-
-def _key(words: Wording, text: str | None, key: int | None) -> int | None:
-    return key if text and words.dated(text) else None
 
 
 def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None) -> tuple[Hold, ...]:
@@ -43,12 +40,7 @@ def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
             continue
         other = view.object if s.subject_id == me else view.subject
         v = s.validity
-        start = _key(words, v.world_from, v.world_from_key)
-        end = _key(words, v.world_until, v.world_until_key)
-        ended = (end is not None and (now is None or end <= now)) or (
-            now is None and v.world_until is not None
-        )
-        begun = start is None or now is None or start <= now
+        start, end, ended, current = dated_span(words, v, now)
         span = Validity(
             world_from=v.world_from if start else None, world_until=v.world_until if end else None
         )
@@ -60,7 +52,7 @@ def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
                 end_key=end,
                 span=words.span(span) if start is not None or end is not None else "",
                 ended=ended,
-                current=begun and not ended,
+                current=current,
             )
         )
     return tuple(sorted(found, key=lambda h: (h.start_key is None, h.start_key or 0, h.holder)))

@@ -22,7 +22,7 @@ from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.offices import HELD_TITLE
 
-__all__ = ["HELD_TIES", "asks_tenure", "card_holds", "tenure_holders"]
+__all__ = ["HELD_TIES", "asks_tenure", "card_holds", "dated_span", "tenure_holders"]
 
 #: The ties held for a span, from the holder to what is held.
 HELD_TIES = ("LEADS", "RULES", "POSSESSES")
@@ -49,6 +49,17 @@ def _key(words: Wording, text: str | None, key: int | None) -> int | None:
     return key if text and words.dated(text) else None
 
 
+def dated_span(words: Wording, v: Validity, now: int | None) -> tuple[int | None, int | None, bool, bool]:
+    """Return a tie's start and end keys as the asker may read them (a date in an era hidden from them is no
+    date), whether it is over (ended by today, or ended at all when the story has no date) and whether it holds
+    today."""
+    start = _key(words, v.world_from, v.world_from_key)
+    end = _key(words, v.world_until, v.world_until_key)
+    ended = (end is not None and (now is None or end <= now)) or (now is None and v.world_until is not None)
+    begun = start is None or now is None or start <= now
+    return start, end, ended, begun and not ended
+
+
 def card_holds(card: EntityCard, words: Wording = PLAIN, now: int | None = None) -> tuple[Hold, ...]:
     """Return who the card says led, ruled or held its entity (`HELD_TIES`, it the tie's object), in the order they
     began, each with its span as the asker may read it: over when it ended before today, held today otherwise."""
@@ -59,12 +70,7 @@ def card_holds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
         if s.predicate.upper() not in HELD_TIES or s.object_id != me or view.subject is None:
             continue
         v = s.validity
-        start = _key(words, v.world_from, v.world_from_key)
-        end = _key(words, v.world_until, v.world_until_key)
-        ended = (end is not None and (now is None or end <= now)) or (
-            now is None and v.world_until is not None
-        )
-        begun = start is None or now is None or start <= now
+        start, end, ended, current = dated_span(words, v, now)
         found.append(
             Hold(
                 holder=view.subject.name,
@@ -75,7 +81,7 @@ def card_holds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
                 if start is not None or end is not None
                 else "",
                 ended=ended,
-                current=begun and not ended,
+                current=current,
             )
         )
     found.sort(key=lambda h: (h.start_key is None, h.start_key or 0))
