@@ -23,6 +23,22 @@ from tests.helpers.paths import REPO
 QUILLHAVEN = REPO / "tests" / "fixtures" / "quillhaven"
 
 
+#: The Salt Coast's calendar (one era, four months, the story in 640 TR), shared by small worlds written inline.
+SALT_CALENDAR = """
+eras:
+  - {name: The Tide Reckoning, abbreviation: TR, start: 1}
+months: [Thaw, Bloom, Ember, Frost]
+today: 2 Ember, 640 TR
+"""
+
+#: A timeline of the Salt Coast's one era and no events.
+SALT_ANNALS = """
+kind: timeline
+eras:
+  - {name: The Tide Reckoning, abbreviation: TR, start: 1}
+"""
+
+
 def import_world(
     campaign: str, world: Path, files: Sequence[str], calendar: str, *, calendar_first: bool
 ) -> CliRunner:

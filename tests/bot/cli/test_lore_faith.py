@@ -13,21 +13,12 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import SALT_ANNALS, SALT_CALENDAR, ask_world, import_written
 
 CAMPAIGN = "saltfaith"
 FILES = {
-    "calendar": """
-eras:
-  - {name: The Tide Reckoning, abbreviation: TR, start: 1}
-months: [Thaw, Bloom, Ember, Frost]
-today: 2 Ember, 640 TR
-""",
-    "annals": """
-kind: timeline
-eras:
-  - {name: The Tide Reckoning, abbreviation: TR, start: 1}
-""",
+    "calendar": SALT_CALENDAR,
+    "annals": SALT_ANNALS,
     "folk": """
 characters:
   - name: Mara Quell

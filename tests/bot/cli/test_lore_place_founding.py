@@ -13,16 +13,11 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import SALT_CALENDAR, ask_world, import_written
 
 CAMPAIGN = "saltcoast"
 FILES = {
-    "calendar": """
-eras:
-  - {name: The Tide Reckoning, abbreviation: TR, start: 1}
-months: [Thaw, Bloom, Ember, Frost]
-today: 2 Ember, 640 TR
-""",
+    "calendar": SALT_CALENDAR,
     "annals": """
 kind: timeline
 eras:
