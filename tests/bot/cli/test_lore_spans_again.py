@@ -94,8 +94,7 @@ def test_one_who_led_twice_keeps_both_spans(cli: CliRunner, tmp_path: Path) -> N
     }
     card = cli.invoke(app, ["canon", "entity", "Idra Venn", "-c", CAMPAIGN]).output
     assert (
-        f"Idra Venn led the Lamplighters (from year 600 to 620 {LAMP}) — from osk/groups.yaml, line 5"
-        in card
+        f"Idra Venn led the Lamplighters (from year 600 to 620 {LAMP}) — from osk/groups.yaml, line 5" in card
     )
     assert f"Idra Venn leads the Lamplighters (since year 640 {LAMP}) — from osk/groups.yaml, line 7" in card
 
