@@ -67,12 +67,16 @@ characters:
     parents: [Gideon Rusk, Ysolde Dunning]
     gm_only: [parents]
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
+  - name: Master Halloran
+    sex: male
+    ties: [{name: Corin Brannock, is: apprentice}, {name: Petra Brannock, is: apprentice, gm_only: true}]
 """
-#: The same world had nobody written the true father.
+#: The same world had nobody written the true father, nor Petra's apprenticeship.
 TOLD = """
 characters:
   - {name: Wren Dunning, sex: female, born: 310, reputed_parents: [Hal Dunning, Ysolde Dunning]}
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
+  - {name: Master Halloran, sex: male, ties: [{name: Corin Brannock, is: apprentice}]}
 """
 
 
@@ -177,6 +181,10 @@ THROUGH_HIDDEN = [
     "Who are Wren Dunning's grandparents?",
     "How are Kit Dunning and Marta Rusk related?",
     "Is Kit Dunning Marta Rusk's great-grandson?",
+    "Who was Petra Brannock apprenticed to?",
+    "Who did Master Halloran train?",
+    "Was Petra apprenticed to Master Halloran?",
+    "Is Petra Halloran's apprentice?",
 ]
 
 
@@ -198,3 +206,24 @@ def test_a_chain_through_a_gm_only_person_reads_to_a_player_as_if_never_written(
     assert gm["Who are Marta Rusk's great-grandchildren?"] == (
         "Marta Rusk's great-grandchild is Kit Dunning (through her son Gideon Rusk and his daughter Wren Dunning)."
     )
+
+
+def test_a_mentor_and_apprentices_are_asked_in_a_trades_words(cli: CliRunner, tmp_path: Path) -> None:
+    reads = {
+        "Who was Corin Brannock apprenticed to?": "Corin Brannock was apprenticed to Master Halloran.",
+        "whose apprentice was corin": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who did Corin apprentice under?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who took Corin on as an apprentice?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who did Halloran teach?": "Master Halloran trained Corin Brannock.",
+        "Who was apprenticed to Master Halloran?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Is Corin Halloran's apprentice?": "Yes: Corin Brannock was apprenticed to Master Halloran.",
+        "Was Master Halloran Corin's master?": "Yes: Corin Brannock was apprenticed to Master Halloran.",
+        "Was Lark Brannock apprenticed to Master Halloran?": "Nothing the table knows says Lark Brannock was"
+        " apprenticed to Master Halloran.",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+    gm = _ask(cli, tmp_path, ["Who did Master Halloran train?", "Who was Petra apprenticed to?"], gm=True)
+    assert gm == {
+        "Who did Master Halloran train?": "Master Halloran trained Corin Brannock and Petra Brannock.",
+        "Who was Petra apprenticed to?": "Petra Brannock was apprenticed to Master Halloran.",
+    }
