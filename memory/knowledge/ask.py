@@ -220,11 +220,12 @@ class Answerer(DescribedAsking):
         known = said not in (NO_TODAY, NO_MONTHS)
         return ShortAnswer(text=said, mode=AnswerMode.GRAPH if known else AnswerMode.NOTHING, known=known)
 
-    async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
+    async def _reply(self, asked: Question, answer: Answer, reads: Reads | None = None) -> ShortAnswer:
         """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
-        there, off the event loop)."""
+        there, off the event loop), reading the texts the question's searches embedded from `reads`."""
         trace = answer.trace
-        meaning = self.meaning.reading(trace.corrections) if self.meaning is not None else None
+        known = reads.vectors if reads is not None else None
+        meaning = self.meaning.reading(trace.corrections, known) if self.meaning is not None else None
 
         def short() -> ShortAnswer:
             facts, results = answer.canon_facts, answer.results

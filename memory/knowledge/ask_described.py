@@ -44,7 +44,7 @@ class DescribedAsking:
 
     retriever: Retriever
 
-    async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
+    async def _reply(self, asked: Question, answer: Answer, reads: Reads | None = None) -> ShortAnswer:
         raise NotImplementedError
 
     async def _replied(
@@ -52,8 +52,9 @@ class DescribedAsking:
     ) -> Answer:
         """Return the answer with its reply to the question, asked of the thing it describes by name when the
         whole question's reply is not known or says nothing asked (`by_description`)."""
-        first = answer.model_copy(update={"reply": await self._reply(asked, answer)})
         viewer, limit, config, knowing, reads = where
+        read = partial(self._reply, reads=reads)
+        first = answer.model_copy(update={"reply": await read(asked, answer)})
         search = partial(
             self.retriever.search,
             answer.campaign_id,
@@ -63,7 +64,7 @@ class DescribedAsking:
             knowing=knowing,
             reads=reads,
         )
-        return await by_description(asked, glossary, search, self._reply, first) or first
+        return await by_description(asked, glossary, search, read, first) or first
 
 
 async def by_description(

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -26,6 +27,7 @@ from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
+from memory.knowledge.retrieval.kept_chunks import KeptChunks
 from memory.knowledge.retrieval.question_reads import KeptReads, Reads
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
@@ -60,6 +62,8 @@ class Retriever(CampaignReads):
         self._campaigns = {}
         #: What questions read that holds until something shown is written (`question_reads`).
         self.kept = KeptReads(db)
+        #: The chunks questions' reranks read, kept the same way (`kept_chunks`).
+        self.kept_chunks = KeptChunks()
 
     async def reads(self) -> Reads:
         """Return the reads of a new question: what earlier questions read is used again while nothing shown was
@@ -116,6 +120,7 @@ class Retriever(CampaignReads):
                 (reads, ahead),
             )
             found.secret = secret
+            found.chunks = partial(self.kept_chunks.rows, mark=reads.mark)
             await self._for_coverage(session, found, question, config)
             mark = time.perf_counter()
             answer = await assemble(
