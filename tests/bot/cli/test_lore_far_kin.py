@@ -22,7 +22,7 @@ today: 2 Reaping, 400 RC
 BRANNOCK = """
 lineage: House Brannock
 members:
-  - {name: Aldous Brannock, sex: male, born: 250, died: 331, spouse_of: [Gwenna Brannock]}
+  - {name: Aldous Brannock, sex: male, born: 250, died: 331, spouse_of: [Gwenna Brannock], aliases: [The Old Bear]}
   - {name: Gwenna Brannock, sex: female, born: 255, died: 320}
   - name: Bram Brannock
     sex: male
@@ -30,7 +30,7 @@ members:
     parents: [Aldous Brannock, Gwenna Brannock]
     spouses: [{name: Maren Selwyn, married: 305}, {name: Liese Varn, married: 318}]
   - {name: Ysolde Dunning, sex: female, born: 284, parents: [Aldous Brannock, Gwenna Brannock], spouse: Hal Dunning}
-  - {name: Liese Varn, sex: female, born: 290, lineage: null}
+  - {name: Liese Varn, sex: female, born: 290, lineage: null, aliases: [{name: The Viper, gm_only: true}]}
   - {name: Corin Brannock, sex: male, born: 308, parents: [Bram Brannock, Maren Selwyn], spouse: Nessa Brannock}
   - {name: Petra Brannock, sex: female, born: 320, parents: [Bram Brannock, Liese Varn]}
   - {name: Nessa Brannock, sex: female, born: 310, lineage: null}
@@ -46,8 +46,18 @@ members:
   - {name: Cedric Selwyn, sex: male, born: 252, spouse_of: [Orla Selwyn]}
   - {name: Orla Selwyn, sex: female, born: 256}
   - {name: Maren Selwyn, sex: female, born: 286, died: 315, parents: [Cedric Selwyn, Orla Selwyn]}
-  - {name: Tobias Selwyn, sex: male, born: 289, parents: [Cedric Selwyn, Orla Selwyn]}
-  - {name: Ansel Selwyn, sex: male, born: 312, parents: [Tobias Selwyn]}
+  - {name: Tobias Selwyn, sex: male, born: 289, parents: [Cedric Selwyn, Orla Selwyn], aliases: [Drip]}
+  - name: Ansel Selwyn
+    sex: male
+    born: 312
+    died: 351
+    aliases: [the Lantern]
+    cause_of_death: crushed in the collapse of the Deep Stair
+    parents: [Tobias Selwyn]
+---
+kind: timeline
+events:
+  - {name: Collapse of the Deep Stair, year: 351, participants: [Ansel Selwyn, Bram Brannock]}
 """
 FOLK = """
 characters:
@@ -226,4 +236,47 @@ def test_a_mentor_and_apprentices_are_asked_in_a_trades_words(cli: CliRunner, tm
     assert gm == {
         "Who did Master Halloran train?": "Master Halloran trained Corin Brannock and Petra Brannock.",
         "Who was Petra apprenticed to?": "Petra Brannock was apprenticed to Master Halloran.",
+    }
+
+
+def test_a_person_is_found_by_an_epithet_in_any_question(cli: CliRunner, tmp_path: Path) -> None:
+    reads = {
+        "What happened to the Lantern?": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
+        "what happened to the lantern": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
+        "How did the Lantern die?": "Ansel Selwyn was crushed in the collapse of the Deep Stair; he died in year"
+        " 351, in the Collapse of the Deep Stair.",
+        "Who is known as the Lantern?": "The Lantern is Ansel Selwyn.",
+        "Who do they call the Old Bear?": "The Old Bear is Aldous Brannock.",
+        "Which man was nicknamed the Drip?": "Drip is Tobias Selwyn.",
+        "Who was the Old Bear's wife?": "Aldous Brannock was married to Gwenna Brannock.",
+        "What happened to the Old Bear's son?": "Aldous Brannock's son is Bram Brannock; Bram Brannock took part in"
+        " the Collapse of the Deep Stair.",
+        "Who is the Drip's father?": "Tobias Selwyn's father is Cedric Selwyn.",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+
+
+#: Questions naming someone by a name; {} is the name.
+BY_NAME = [
+    "Who is {}?",
+    "Who is known as {}?",
+    "What happened to {}?",
+    "When was {} born?",
+    "Who is {}'s daughter?",
+    "Who is {}'s stepson?",
+    "Tell me about {}.",
+]
+
+
+def test_a_gm_only_epithet_reads_to_a_player_as_a_name_nobody_knows(cli: CliRunner, tmp_path: Path) -> None:
+    kept = _ask(cli, tmp_path, [q.format("the Viper") for q in BY_NAME])
+    unknown = _ask(cli, tmp_path, [q.format("the Weasel") for q in BY_NAME])
+    assert [a.replace("Viper", "Weasel") for a in kept.values()] == list(unknown.values())
+    assert all(a.startswith("Nothing the table knows") for a in kept.values()), kept
+    gm = _ask(cli, tmp_path, ["Who is the Viper's stepson?", "Who is the Viper's daughter?"], gm=True)
+    assert gm == {
+        "Who is the Viper's stepson?": "The Viper is Liese Varn's secret name. Liese Varn's stepson is Corin"
+        " Brannock (her husband Bram Brannock's son).",
+        "Who is the Viper's daughter?": "The Viper is Liese Varn's secret name. Liese Varn's daughter is Petra"
+        " Brannock.",
     }
