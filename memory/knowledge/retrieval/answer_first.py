@@ -7,7 +7,8 @@ passage's own title is named by the question (every word of it, an ending apart:
 Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is what is asked about, and it answers:
 1. the field asked, of that passage's subject ("Greatsword's damage is 2d6 slashing.");
 2. else the block the question names by its bold name or inner heading ("Regeneration", "Engulf"): its sentences
-   holding most of the question's other words, at most two, in the book's order;
+   holding most of the question's other words, at most two, in the book's order; of several blocks named, the one
+   saying most of them;
 3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
    of them and the amount asked (an amount preferred when one is asked, a rule before its example; the most a
    thing holds, carries or takes, when that is asked: "how much can it hold");
@@ -207,6 +208,15 @@ def _score(unit: _Unit, others: Sequence[str], amount: bool, limit: str | None =
     return held - 0.001 * unit.position
 
 
+def _best_block(named: Sequence[_Unit], others: Sequence[str]) -> str | None:
+    """Return the name of the block, of several the question names, whose sentences say most of its other words,
+    the first on a tie: "the DC on the dex save vs its fire breath" names the Saving Throws line and the Fire
+    Breath block, and the block saying "DC 21 Dexterity saving throw" answers."""
+    names = list(dict.fromkeys(u.name for u in named))
+    said = {n: {w for u in named if u.name == n for w in u.words} for n in names}
+    return max(names, key=lambda n: (sum(1 for w in others if _akin_any(w, said[n])), -names.index(n)))
+
+
 def from_first(
     question: Question, results: Sequence[LoreResult], first: int, unknown: Sequence[str] = ()
 ) -> FirstPassage | None:
@@ -258,10 +268,11 @@ def from_first(
         counting = [u for u in units if count.search(u.text)]
         named, units = ([], counting) if counting else (named, units)
     if named:
-        block = [u for u in named if u.name == named[0].name]
+        name = _best_block(named, others)
+        block = [u for u in named if u.name == name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
         quoted = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
-        return FirstPassage(first, sentences=quoted, block=named[0].name)
+        return FirstPassage(first, sentences=quoted, block=name)
     # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
     # The field asked (the sentences left say it), or an amount of the kind asked ("how long": a time), when
