@@ -269,11 +269,12 @@ class Answerer(DescribedAsking):
         knowing: Knowing | None,
         reads: Reads,
     ) -> Answer:
-        """Search each part of a comparison on its own and answer both, or leave the answer to the usual steps."""
+        """Search each part of a comparison on its own (at once: their vectors were embedded with the whole's) and
+        answer both, or leave the answer to the usual steps."""
         results: list[LoreResult] = list(answer.results)
         seen = {r.chunk_id for r in results}
-        for part in asked.parts:
-            found = await self.retriever.search(
+        searches = [
+            self.retriever.search(
                 answer.campaign_id,
                 self._part_text(part, asked),
                 viewer=viewer,
@@ -283,6 +284,9 @@ class Answerer(DescribedAsking):
                 subject=part,
                 reads=reads,
             )
+            for part in asked.parts
+        ]
+        for found in await asyncio.gather(*searches):
             for result in found.results:
                 if result.chunk_id not in seen:
                     seen.add(result.chunk_id)
