@@ -109,7 +109,7 @@ class SearchedEarly:
     def __init__(self, text: str, search: Search) -> None:
         self.text = text
         self.search = search
-        self.task = asyncio.create_task(search(text))
+        self.task: asyncio.Future[Answer] = asyncio.ensure_future(search(text))
 
     @classmethod
     def of(cls, asked: Question, glossary: Mapping[str, str], search: Search) -> SearchedEarly | None:
