@@ -22,16 +22,28 @@ today: 2 Reaping, 400 RC
 BRANNOCK = """
 lineage: House Brannock
 members:
-  - {name: Aldous Brannock, sex: male, born: 250, died: 331, spouse_of: [Gwenna Brannock], aliases: [The Old Bear]}
+  - name: Aldous Brannock
+    sex: male
+    born: 250
+    died: 331
+    spouse_of: [Gwenna Brannock]
+    aliases: [The Old Bear]
+    titles: [{title: Warden of the Ford, from: 300}]
   - {name: Gwenna Brannock, sex: female, born: 255, died: 320}
   - name: Bram Brannock
     sex: male
     born: 280
     parents: [Aldous Brannock, Gwenna Brannock]
     spouses: [{name: Maren Selwyn, married: 305}, {name: Liese Varn, married: 318}]
+    titles: [{title: Warden of the Ford, from: 331, to: 360}]
   - {name: Ysolde Dunning, sex: female, born: 284, parents: [Aldous Brannock, Gwenna Brannock], spouse: Hal Dunning}
   - {name: Liese Varn, sex: female, born: 290, lineage: null, aliases: [{name: The Viper, gm_only: true}]}
-  - {name: Corin Brannock, sex: male, born: 308, parents: [Bram Brannock, Maren Selwyn], spouse: Nessa Brannock}
+  - name: Corin Brannock
+    sex: male
+    born: 308
+    parents: [Bram Brannock, Maren Selwyn]
+    spouse: Nessa Brannock
+    titles: [{title: Warden of the Ford, from: 360}]
   - {name: Petra Brannock, sex: female, born: 320, parents: [Bram Brannock, Liese Varn]}
   - {name: Nessa Brannock, sex: female, born: 310, lineage: null}
   - {name: Lark Brannock, sex: female, born: 335, parents: [Corin Brannock, Nessa Brannock]}
@@ -70,6 +82,8 @@ characters:
 HIDDEN = """
 characters:
   - {name: Gideon Rusk, sex: male, born: 278, visibility: gm_only, parents: [Marta Rusk]}
+  - name: Hale Orrin
+    titles: [{title: Warden of the Ford, from: 280, to: 300, gm_only: true}]
   - name: Wren Dunning
     sex: female
     born: 310
@@ -87,6 +101,7 @@ characters:
   - {name: Wren Dunning, sex: female, born: 310, reputed_parents: [Hal Dunning, Ysolde Dunning]}
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
   - {name: Master Halloran, sex: male, ties: [{name: Corin Brannock, is: apprentice}]}
+  - {name: Hale Orrin}
 """
 
 
@@ -195,6 +210,12 @@ THROUGH_HIDDEN = [
     "Who did Master Halloran train?",
     "Was Petra apprenticed to Master Halloran?",
     "Is Petra Halloran's apprentice?",
+    "Who was Warden of the Ford before Aldous Brannock?",
+    "Who preceded the Old Bear as Warden of the Ford?",
+    "Who was the first Warden of the Ford?",
+    "Who was Warden of the Ford in 290?",
+    "Who has held the office of Warden of the Ford?",
+    "Who was Hale Orrin's successor?",
 ]
 
 
@@ -279,4 +300,35 @@ def test_a_gm_only_epithet_reads_to_a_player_as_a_name_nobody_knows(cli: CliRunn
         " Brannock (her husband Bram Brannock's son).",
         "Who is the Viper's daughter?": "The Viper is Liese Varn's secret name. Liese Varn's daughter is Petra"
         " Brannock.",
+    }
+
+
+def test_an_office_asked_before_its_first_holder_names_no_one(cli: CliRunner, tmp_path: Path) -> None:
+    first = (
+        "Nothing the table knows says who was Warden of the Ford before Aldous Brannock; Aldous Brannock held it"
+        " from year 300 to year 331, the first Warden of the Ford the table knows of."
+    )
+    reads = {
+        "Who was Warden of the Ford before Aldous Brannock?": first,
+        "who was warden before aldous": first,
+        "Who preceded the Old Bear as Warden of the Ford?": first,
+        "Who was Aldous's predecessor as Warden of the Ford?": first,
+        "Who was Warden of the Ford before Bram?": "Before Bram Brannock, Aldous Brannock was Warden of the Ford"
+        " (from year 300 to year 331).",
+        "Who preceded Bram Brannock as Warden of the Ford?": "Before Bram Brannock, Aldous Brannock was Warden of"
+        " the Ford (from year 300 to year 331).",
+        "Who succeeded Aldous Brannock?": "After Aldous Brannock, Bram Brannock was Warden of the Ford (from year"
+        " 331 to year 360).",
+        "Who was the first Warden of the Ford?": "The first Warden of the Ford the table knows of is Aldous"
+        " Brannock (from year 300 to year 331).",
+        "Who was Warden of the Ford in 340?": "Bram Brannock was Warden of the Ford in year 340 (from year 331 to"
+        " year 360).",
+        "Who has held the office of Warden of the Ford?": "Warden of the Ford was held by Aldous Brannock (from"
+        " year 300 to year 331), Bram Brannock (from year 331 to year 360) and Corin Brannock (since year 360).",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+    gm = _ask(cli, tmp_path, ["Who was Warden of the Ford before Aldous Brannock?"], gm=True)
+    assert gm == {
+        "Who was Warden of the Ford before Aldous Brannock?": "Before Aldous Brannock, Hale Orrin was Warden of"
+        " the Ford (from year 280 to year 300)."
     }
