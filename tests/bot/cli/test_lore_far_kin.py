@@ -22,16 +22,28 @@ today: 2 Reaping, 400 RC
 BRANNOCK = """
 lineage: House Brannock
 members:
-  - {name: Aldous Brannock, sex: male, born: 250, died: 331, spouse_of: [Gwenna Brannock]}
+  - name: Aldous Brannock
+    sex: male
+    born: 250
+    died: 331
+    spouse_of: [Gwenna Brannock]
+    aliases: [The Old Bear]
+    titles: [{title: Warden of the Ford, from: 300}]
   - {name: Gwenna Brannock, sex: female, born: 255, died: 320}
   - name: Bram Brannock
     sex: male
     born: 280
     parents: [Aldous Brannock, Gwenna Brannock]
     spouses: [{name: Maren Selwyn, married: 305}, {name: Liese Varn, married: 318}]
+    titles: [{title: Warden of the Ford, from: 331, to: 360}]
   - {name: Ysolde Dunning, sex: female, born: 284, parents: [Aldous Brannock, Gwenna Brannock], spouse: Hal Dunning}
-  - {name: Liese Varn, sex: female, born: 290, lineage: null}
-  - {name: Corin Brannock, sex: male, born: 308, parents: [Bram Brannock, Maren Selwyn], spouse: Nessa Brannock}
+  - {name: Liese Varn, sex: female, born: 290, lineage: null, aliases: [{name: The Viper, gm_only: true}]}
+  - name: Corin Brannock
+    sex: male
+    born: 308
+    parents: [Bram Brannock, Maren Selwyn]
+    spouse: Nessa Brannock
+    titles: [{title: Warden of the Ford, from: 360}]
   - {name: Petra Brannock, sex: female, born: 320, parents: [Bram Brannock, Liese Varn]}
   - {name: Nessa Brannock, sex: female, born: 310, lineage: null}
   - {name: Lark Brannock, sex: female, born: 335, parents: [Corin Brannock, Nessa Brannock]}
@@ -46,8 +58,18 @@ members:
   - {name: Cedric Selwyn, sex: male, born: 252, spouse_of: [Orla Selwyn]}
   - {name: Orla Selwyn, sex: female, born: 256}
   - {name: Maren Selwyn, sex: female, born: 286, died: 315, parents: [Cedric Selwyn, Orla Selwyn]}
-  - {name: Tobias Selwyn, sex: male, born: 289, parents: [Cedric Selwyn, Orla Selwyn]}
-  - {name: Ansel Selwyn, sex: male, born: 312, parents: [Tobias Selwyn]}
+  - {name: Tobias Selwyn, sex: male, born: 289, parents: [Cedric Selwyn, Orla Selwyn], aliases: [Drip]}
+  - name: Ansel Selwyn
+    sex: male
+    born: 312
+    died: 351
+    aliases: [the Lantern]
+    cause_of_death: crushed in the collapse of the Deep Stair
+    parents: [Tobias Selwyn]
+---
+kind: timeline
+events:
+  - {name: Collapse of the Deep Stair, year: 351, participants: [Ansel Selwyn, Bram Brannock]}
 """
 FOLK = """
 characters:
@@ -60,6 +82,8 @@ characters:
 HIDDEN = """
 characters:
   - {name: Gideon Rusk, sex: male, born: 278, visibility: gm_only, parents: [Marta Rusk]}
+  - name: Hale Orrin
+    titles: [{title: Warden of the Ford, from: 280, to: 300, gm_only: true}]
   - name: Wren Dunning
     sex: female
     born: 310
@@ -67,12 +91,17 @@ characters:
     parents: [Gideon Rusk, Ysolde Dunning]
     gm_only: [parents]
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
+  - name: Master Halloran
+    sex: male
+    ties: [{name: Corin Brannock, is: apprentice}, {name: Petra Brannock, is: apprentice, gm_only: true}]
 """
-#: The same world had nobody written the true father.
+#: The same world had nobody written the true father, nor Petra's apprenticeship.
 TOLD = """
 characters:
   - {name: Wren Dunning, sex: female, born: 310, reputed_parents: [Hal Dunning, Ysolde Dunning]}
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
+  - {name: Master Halloran, sex: male, ties: [{name: Corin Brannock, is: apprentice}]}
+  - {name: Hale Orrin}
 """
 
 
@@ -177,6 +206,16 @@ THROUGH_HIDDEN = [
     "Who are Wren Dunning's grandparents?",
     "How are Kit Dunning and Marta Rusk related?",
     "Is Kit Dunning Marta Rusk's great-grandson?",
+    "Who was Petra Brannock apprenticed to?",
+    "Who did Master Halloran train?",
+    "Was Petra apprenticed to Master Halloran?",
+    "Is Petra Halloran's apprentice?",
+    "Who was Warden of the Ford before Aldous Brannock?",
+    "Who preceded the Old Bear as Warden of the Ford?",
+    "Who was the first Warden of the Ford?",
+    "Who was Warden of the Ford in 290?",
+    "Who has held the office of Warden of the Ford?",
+    "Who was Hale Orrin's successor?",
 ]
 
 
@@ -198,3 +237,98 @@ def test_a_chain_through_a_gm_only_person_reads_to_a_player_as_if_never_written(
     assert gm["Who are Marta Rusk's great-grandchildren?"] == (
         "Marta Rusk's great-grandchild is Kit Dunning (through her son Gideon Rusk and his daughter Wren Dunning)."
     )
+
+
+def test_a_mentor_and_apprentices_are_asked_in_a_trades_words(cli: CliRunner, tmp_path: Path) -> None:
+    reads = {
+        "Who was Corin Brannock apprenticed to?": "Corin Brannock was apprenticed to Master Halloran.",
+        "whose apprentice was corin": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who did Corin apprentice under?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who took Corin on as an apprentice?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Who did Halloran teach?": "Master Halloran trained Corin Brannock.",
+        "Who was apprenticed to Master Halloran?": "Corin Brannock was apprenticed to Master Halloran.",
+        "Is Corin Halloran's apprentice?": "Yes: Corin Brannock was apprenticed to Master Halloran.",
+        "Was Master Halloran Corin's master?": "Yes: Corin Brannock was apprenticed to Master Halloran.",
+        "Was Lark Brannock apprenticed to Master Halloran?": "Nothing the table knows says Lark Brannock was"
+        " apprenticed to Master Halloran.",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+    gm = _ask(cli, tmp_path, ["Who did Master Halloran train?", "Who was Petra apprenticed to?"], gm=True)
+    assert gm == {
+        "Who did Master Halloran train?": "Master Halloran trained Corin Brannock and Petra Brannock.",
+        "Who was Petra apprenticed to?": "Petra Brannock was apprenticed to Master Halloran.",
+    }
+
+
+def test_a_person_is_found_by_an_epithet_in_any_question(cli: CliRunner, tmp_path: Path) -> None:
+    reads = {
+        "What happened to the Lantern?": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
+        "what happened to the lantern": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
+        "How did the Lantern die?": "Ansel Selwyn was crushed in the collapse of the Deep Stair; he died in year"
+        " 351, in the Collapse of the Deep Stair.",
+        "Who is known as the Lantern?": "The Lantern is Ansel Selwyn.",
+        "Who do they call the Old Bear?": "The Old Bear is Aldous Brannock.",
+        "Which man was nicknamed the Drip?": "Drip is Tobias Selwyn.",
+        "Who was the Old Bear's wife?": "Aldous Brannock was married to Gwenna Brannock.",
+        "What happened to the Old Bear's son?": "Aldous Brannock's son is Bram Brannock; Bram Brannock took part in"
+        " the Collapse of the Deep Stair.",
+        "Who is the Drip's father?": "Tobias Selwyn's father is Cedric Selwyn.",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+
+
+#: Questions naming someone by a name; {} is the name.
+BY_NAME = [
+    "Who is {}?",
+    "Who is known as {}?",
+    "What happened to {}?",
+    "When was {} born?",
+    "Who is {}'s daughter?",
+    "Who is {}'s stepson?",
+    "Tell me about {}.",
+]
+
+
+def test_a_gm_only_epithet_reads_to_a_player_as_a_name_nobody_knows(cli: CliRunner, tmp_path: Path) -> None:
+    kept = _ask(cli, tmp_path, [q.format("the Viper") for q in BY_NAME])
+    unknown = _ask(cli, tmp_path, [q.format("the Weasel") for q in BY_NAME])
+    assert [a.replace("Viper", "Weasel") for a in kept.values()] == list(unknown.values())
+    assert all(a.startswith("Nothing the table knows") for a in kept.values()), kept
+    gm = _ask(cli, tmp_path, ["Who is the Viper's stepson?", "Who is the Viper's daughter?"], gm=True)
+    assert gm == {
+        "Who is the Viper's stepson?": "The Viper is Liese Varn's secret name. Liese Varn's stepson is Corin"
+        " Brannock (her husband Bram Brannock's son).",
+        "Who is the Viper's daughter?": "The Viper is Liese Varn's secret name. Liese Varn's daughter is Petra"
+        " Brannock.",
+    }
+
+
+def test_an_office_asked_before_its_first_holder_names_no_one(cli: CliRunner, tmp_path: Path) -> None:
+    first = (
+        "Nothing the table knows says who was Warden of the Ford before Aldous Brannock; Aldous Brannock held it"
+        " from year 300 to year 331, the first Warden of the Ford the table knows of."
+    )
+    reads = {
+        "Who was Warden of the Ford before Aldous Brannock?": first,
+        "who was warden before aldous": first,
+        "Who preceded the Old Bear as Warden of the Ford?": first,
+        "Who was Aldous's predecessor as Warden of the Ford?": first,
+        "Who was Warden of the Ford before Bram?": "Before Bram Brannock, Aldous Brannock was Warden of the Ford"
+        " (from year 300 to year 331).",
+        "Who preceded Bram Brannock as Warden of the Ford?": "Before Bram Brannock, Aldous Brannock was Warden of"
+        " the Ford (from year 300 to year 331).",
+        "Who succeeded Aldous Brannock?": "After Aldous Brannock, Bram Brannock was Warden of the Ford (from year"
+        " 331 to year 360).",
+        "Who was the first Warden of the Ford?": "The first Warden of the Ford the table knows of is Aldous"
+        " Brannock (from year 300 to year 331).",
+        "Who was Warden of the Ford in 340?": "Bram Brannock was Warden of the Ford in year 340 (from year 331 to"
+        " year 360).",
+        "Who has held the office of Warden of the Ford?": "Warden of the Ford was held by Aldous Brannock (from"
+        " year 300 to year 331), Bram Brannock (from year 331 to year 360) and Corin Brannock (since year 360).",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
+    gm = _ask(cli, tmp_path, ["Who was Warden of the Ford before Aldous Brannock?"], gm=True)
+    assert gm == {
+        "Who was Warden of the Ford before Aldous Brannock?": "Before Aldous Brannock, Hale Orrin was Warden of"
+        " the Ford (from year 280 to year 300)."
+    }
