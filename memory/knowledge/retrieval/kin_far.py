@@ -1,7 +1,8 @@
 """Kin farther out than `kin.kin_of`'s two steps, by marriage and by adoption, each with the chain it runs through.
 
 - great-grandparents and great-grandchildren, any number of "great"s out (`far_tie`): the parents' parents'
-  parents, and so on;
+  parents, and so on; great-uncles and great-aunts (a grandparent's siblings), great-nephews and great-nieces (a
+  sibling's grandchildren);
 - kin through a child taken in (ADOPTIVE_PARENT_OF): an adoptive parent's parents are grandparents, their other
   children brothers and sisters, their siblings uncles and aunts; said by the chain ("through his adoptive father
   Corin Brannock");
@@ -89,6 +90,10 @@ async def far_kin(cards: _Cards, me: int, near: dict[str, list[int]]) -> FarKin:
             if grand not in await cards.parents(step):
                 said = f"{said}, by adoption"
             far.add("grandparents", grand, said if kind != "parent" or "adoption" in said else "", step)
+            for other in await cards.siblings(grand):
+                if other not in await _up(cards, step):
+                    via = await _said(cards, me, ((kind, step), ("parent", grand)))
+                    far.add("great-uncles and great-aunts", other, via, step)
         for uncle in await cards.siblings(step):
             if uncle not in parents and uncle != me:
                 via = await _said(cards, me, ((kind, step),)) if kind != "parent" else ""
@@ -109,6 +114,12 @@ async def far_kin(cards: _Cards, me: int, near: dict[str, list[int]]) -> FarKin:
             if child in children and not adopted:
                 continue
             far.add("grandchildren", grand, f"{said}, by adoption" if adopted else said)
+    for sibling in near.get("siblings", []):
+        for child in await _down(cards, sibling):
+            for other in await _down(cards, child):
+                via = await _said(cards, me, (("sibling", sibling), ("child", child)))
+                adopted = other not in await cards.children(child)
+                far.add("great-nephews and great-nieces", other, f"{via}, by adoption" if adopted else via)
     await _by_marriage(cards, me, far, near)
     return far
 

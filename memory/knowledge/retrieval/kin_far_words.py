@@ -54,6 +54,18 @@ def _greats() -> dict[str, Nouns]:
 #: Each far tie's nouns, as `kin_nouns.NOUNS` holds the near ones'.
 FAR_NOUNS: dict[str, Nouns] = {
     **_greats(),
+    "great-uncles and great-aunts": (
+        ("great-uncle or great-aunt", "great-uncles and great-aunts"),
+        ("great-uncle", "great-uncles"),
+        ("great-aunt", "great-aunts"),
+        "",
+    ),
+    "great-nephews and great-nieces": (
+        ("great-nephew or great-niece", "great-nephews and great-nieces"),
+        ("great-nephew", "great-nephews"),
+        ("great-niece", "great-nieces"),
+        "",
+    ),
     "step-parents": _nouns("step-parent", "stepfather", "stepmother"),
     "step-children": (
         ("stepchild", "stepchildren"),
@@ -87,7 +99,7 @@ def _far_words() -> dict[str, tuple[str, str | None]]:
         for pair, sex in zip(nouns[:3], (None, "male", "female"), strict=True):
             for noun in pair:
                 found.setdefault(_joined(noun), (tie, sex))
-        if tie.startswith("great-"):
+        if tie.startswith("great-") and "grand" in tie:
             great = tie.split("grand")[0].replace("-", "")
             up = tie.endswith("parents")
             more = (
@@ -108,7 +120,7 @@ def _far_words() -> dict[str, tuple[str, str | None]]:
 
 #: A far kin word, joined as `joined_kin` joins it -> the tie it asks and the sex it names (None: either).
 FAR_WORDS = _far_words()
-_GREATS = re.compile(r"\b((?:great[\s-]*)+)(grand\w+)")
+_GREATS = re.compile(r"\b((?:great[\s-]*)+)(grand\w+|aunt\w*|uncle\w*|nephew\w*|niece\w*)")
 _IN_LAW = re.compile(r"\b(\w+)[\s-]+in[\s-]+laws?\b")
 _STEP = re.compile(r"\bstep[\s-]+(\w+)")
 
@@ -141,11 +153,24 @@ def with_via(kin: Kin, tie: str, names: Sequence[str], shown: Sequence[str]) -> 
     via = kin.via.get(tie, {})
     if not any(n in via for n in names):
         return names_in_prose(list(shown))
+    # What one is to the chain's end ("her husband Corin Brannock's father") said of several by the chain alone
+    # ("through her husband Corin Brannock").
+    keys = {n: _through(via.get(n, "")) for n in names}
     groups: dict[str, list[str]] = {}
     for name, said in zip(names, shown, strict=True):
-        groups.setdefault(via.get(name, ""), []).append(said)
-    ends = {how.rpartition("'s ")[0] for how in groups}
-    if len(groups) > 1 and len(ends) == 1 and "" not in ends:  # "her husband Corin's father", "… mother"
-        groups = {f"through {ends.pop()}": list(shown)}
-    parts = [f"{names_in_prose(g)} ({how})" if how else names_in_prose(g) for how, g in groups.items()]
+        groups.setdefault(keys[name], []).append(said)
+    alone = {keys[n]: via.get(n, "") for n in names}
+    parts = [
+        f"{names_in_prose(g)} ({how if len(g) > 1 else alone[how]})" if how else names_in_prose(g)
+        for how, g in groups.items()
+    ]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f", and {parts[-1]}"
+
+
+def _through(how: str) -> str:
+    """Return a chain said as what one is to its end ("her husband Corin Brannock's father") as the chain alone
+    ("through her husband Corin Brannock"); any other as it is."""
+    if not how or how.startswith("through ") or "'s " not in how:
+        return how
+    chain = how.rpartition("'s ")[0]
+    return f"through {chain}"

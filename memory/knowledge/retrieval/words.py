@@ -250,15 +250,32 @@ class TypoFixer:
         vocabulary = set(await self.vocabulary(session, allowed, unseen))
         named = {w for name in names for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())}
         words = _WORD.findall(unicodedata.normalize("NFKC", question).casefold().replace("’", "'"))
-        missing: list[str] = []
-        for word in dict.fromkeys(words):
-            if len(word) < 4 or word in fulltext.STOPWORDS or word in vocabulary or word in named:
-                continue
-            if word in corrections:
-                continue
-            if not await self.exists(session, word, allowed, unseen):
-                missing.append(word)
-        return missing
+        asked = [
+            word
+            for word in dict.fromkeys(words)
+            if len(word) >= 4
+            and not any(word in skipped for skipped in (fulltext.STOPWORDS, vocabulary, named, corrections))
+        ]
+        await self._look_up(session, asked, allowed, unseen)
+        return [word for word in asked if not await self.exists(session, word, allowed, unseen)]
+
+    async def _look_up(
+        self,
+        session: AsyncSession,
+        words: Sequence[str],
+        allowed: dict[int, SourceLite],
+        unseen: frozenset[int],
+    ) -> None:
+        """Keep whether each word not kept yet is in the allowed sources (`exists`), read in one statement."""
+        key = _key(allowed, unseen)
+        new = [w for w in words if (key, w) not in self._exists]
+        if len(new) < 2:
+            return  # one word: `exists` reads it as it is
+        found = await fulltext.words_existing(
+            session, new, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+        )
+        for word in new:
+            _keep(self._exists, (key, word), word in found, _EXISTS_CACHE)
 
 
 def _key(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> tuple[tuple[int, ...], ...]:

@@ -133,6 +133,11 @@ def test_kin_three_and_four_generations_out_are_said_with_their_chain(cli: CliRu
         " (through his son Bram Brannock and his son Corin Brannock), Fenn Brannock (through his son Bram"
         " Brannock and his son Corin Brannock, by adoption), and Kit Dunning (through his daughter Ysolde Dunning"
         " and her daughter Wren Dunning).",
+        "Who is Lark's great aunt?": "Lark Brannock's great-aunt is Ysolde Dunning (through her father Corin"
+        " Brannock and his father Bram Brannock).",
+        "Who are Tobias Selwyn's great-nephews and great-nieces?": "Tobias Selwyn's great-nephews and great-nieces"
+        " are Lark Brannock (through his sister Maren Selwyn and her son Corin Brannock), and Fenn Brannock"
+        " (through his sister Maren Selwyn and her son Corin Brannock, by adoption).",
         "Is Lark Brannock Cedric Selwyn's great-granddaughter?": "Yes: Lark Brannock is Cedric Selwyn's"
         " great-granddaughter.",
         "How are Dov Brannock and Aldous Brannock related?": "Dov Brannock is Aldous Brannock's"
@@ -166,6 +171,8 @@ def test_step_parents_and_in_laws_are_walked_through_a_marriage(cli: CliRunner, 
         " (through her husband Corin Brannock).",
         "Who is Bram Brannock's daughter in law?": "Bram Brannock's daughter-in-law is Nessa Brannock (his son"
         " Corin Brannock's wife).",
+        "Who is Ysolde's sister-in-law?": "Ysolde Dunning's sisters-in-law are Liese Varn and Maren Selwyn (through"
+        " her brother Bram Brannock).",
         "Who is Hal Dunning's brother-in-law?": "Hal Dunning's brother-in-law is Bram Brannock (his wife Ysolde"
         " Dunning's brother).",
     }
