@@ -22,6 +22,7 @@ from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
+from memory.knowledge.retrieval.asking_intent import without_intent
 from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
@@ -276,9 +277,10 @@ class Retriever(CampaignReads):
         reads: Reads | None = None,
     ) -> str:
         """Return the question with its misspelt asking words read right ("marrid" as "married",
-        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), and its
-        time words dropped ("where does she live now": canon's answer is today's, `asking.as_of_today`)."""
-        question = as_of_today(were_where(question))
+        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), its
+        time words dropped ("where does she live now": canon's answer is today's, `asking.as_of_today`), and the
+        asker's character's wish before the deed asked about ("my rogue wants to ...", `asking_intent`)."""
+        question = without_intent(as_of_today(were_where(question)))
         found = misspelt(question)
         if not found:
             return question
