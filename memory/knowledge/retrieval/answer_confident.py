@@ -38,7 +38,7 @@ from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import content_share, subject_of, with_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words
-from memory.knowledge.retrieval.answer_sentence import says_field
+from memory.knowledge.retrieval.answer_sentence import asks_amount, asks_measure, has_amount, says_field
 from memory.knowledge.retrieval.answer_words import (
     asked_words,
     fold_words,
@@ -131,15 +131,17 @@ def _says_fields(question: Question, text: str, seen: Sequence[str]) -> bool:
 
 def best_sentence(question: Question, result: LoreResult) -> str | None:
     """Return the passage's sentence holding most of the question's content words its headings do not say
-    (at least one; the earlier on a tie), saying the field asked if one is (`_says_fields`), or None."""
+    (at least one; the earlier on a tie), saying the field asked if one is (`_says_fields`) and an amount if
+    one is asked ("how much rain floods the town": a sentence without one says no amount), or None."""
     words = _content(question)
     heading = fold_words(" ".join([result.source_title, *result.heading_path]))
     asked = [w for w in words if not _held([w], heading)]
+    amount = asks_amount(question.text) or asks_measure(question.fields)
     best: tuple[int, str] | None = None
     for section, body in sections_of(result.text):
         for label, text in labelled_sentences(body):
             seen = fold_words(" ".join(x for x in (section, label, text) if x))
-            if not _says_fields(question, text, seen):
+            if not _says_fields(question, text, seen) or (amount and not has_amount(text)):
                 continue
             score = len(_held(asked, seen))
             if score and (best is None or score > best[0]):

@@ -91,3 +91,12 @@ def test_no_passage_a_lookup_of_one_word_or_a_passage_that_is_no_fact_answer_not
     assert confident(analyse(TERSE), [], [idea], []) is None
     stale = ranked(LANTERN.model_copy(update={"out_of_date": "The lantern was lost at sea."}))
     assert confident(analyse(TERSE), [], [stale], []) is None
+
+
+def test_an_amount_asked_is_answered_only_by_a_sentence_saying_one() -> None:
+    asked = analyse("how much seawater does the tide lantern burn")
+    assert confident(asked, [], [ranked(LANTERN)], []) is None  # "burns seawater instead of oil": no amount
+    far = confident(
+        analyse("how many paces does the seawater lantern light reach"), [], [ranked(LANTERN)], []
+    )
+    assert far is not None and "30 paces" in far.text
