@@ -26,6 +26,7 @@ __all__ = [
     "query_words",
     "rebuild",
     "word_exists",
+    "words_existing",
 ]
 
 # English function words (and a few words every lore question carries) that would match nearly every chunk.
@@ -308,6 +309,34 @@ async def word_exists(
         values["query"] = tsquery([word])
     found = await session.execute(statement, values)
     return found.first() is not None
+
+
+async def words_existing(
+    session: AsyncSession,
+    words: Sequence[str],
+    source_ids: Sequence[int],
+    *,
+    campaigns: Sequence[int],
+    without: Sequence[int] = (),
+) -> set[str]:
+    """Return the words of `words` that `word_exists` finds, read in one statement (one look-up a word)."""
+    words = list(dict.fromkeys(words))
+    if not words or not source_ids or not campaigns:
+        return set()
+    values: dict[str, Any] = {"ids": list(source_ids), "without": list(without)}
+    if session.get_bind().dialect.name == "sqlite":
+        each = "knowledge_fts WHERE knowledge_fts MATCH :q{n} AND {{only_allowed}}"
+        values.update({f"q{n}": scoped(fts5_query([w]), campaigns) for n, w in enumerate(words)})
+        values["campaigns"] = list(campaigns)
+    else:
+        each = "knowledge_chunks AS c WHERE c.search_vector @@ to_tsquery('english', :q{n}) AND c.source_id IN :ids {{without}}"
+        values.update({f"q{n}": tsquery([w]) for n, w in enumerate(words)})
+    sql = " UNION ALL ".join(
+        f"SELECT {n} AS n WHERE EXISTS (SELECT 1 FROM {each.format(n=n)})" for n in range(len(words))
+    )
+    statement = _sqlite(sql) if session.get_bind().dialect.name == "sqlite" else _pg(sql, "ids")
+    rows = await session.execute(statement, values)
+    return {words[int(n)] for (n,) in rows.all()}
 
 
 async def rebuild(session: AsyncSession) -> None:

@@ -160,7 +160,8 @@ def canon_entity(
         card, worded = await services.queries.worded_card(
             found, name, viewer=Viewer(viewer.value), as_of=point
         )
-        words = replace(words, sexes=worded.sexes)  # a parent as father or mother, as this viewer may know it
+        # a parent as father or mother as this viewer may know it, what is over in the past
+        words = replace(words, sexes=worded.sexes, tensed=worded.tensed, now_key=worded.now_key)
         return card
 
     card = with_campaign(campaign, work)
@@ -188,7 +189,8 @@ def canon_timeline(
         title, views, worded = await services.queries.worded_timeline(
             found, name, viewer=Viewer(viewer.value)
         )
-        words = replace(words, sexes=worded.sexes)  # a parent as father or mother, as this viewer may know it
+        # a parent as father or mother as this viewer may know it, what is over in the past
+        words = replace(words, sexes=worded.sexes, tensed=worded.tensed, now_key=worded.now_key)
         return title, views
 
     title, views = with_campaign(campaign, work)

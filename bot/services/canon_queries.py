@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
-from bot.services.wording import sexed_people, wording_for
+from bot.services.wording import sexed_people, tensed_at, wording_for
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaign_calendar import CampaignCalendar
@@ -102,9 +102,8 @@ class CanonQueries:
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
             people = sexed_people(card.relations)
-            return card, await wording_for(
-                session, reader, [*cited, *card.evidence], people=people, as_of=as_of
-            )
+            words = await wording_for(session, reader, [*cited, *card.evidence], people=people, as_of=as_of)
+            return card, await tensed_at(session, reader, words, as_of)
 
     async def timeline(
         self, campaign: Campaign, name: str, *, viewer: Viewer

@@ -17,6 +17,8 @@ from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
 from canon.wording.relations import BY_SEX, SEX_ATTRIBUTES
+from memory.knowledge.retrieval.lives import story_date
+from memory.knowledge.retrieval.offices import today_key
 from memory.scenes import Scene, scenes_by_id, turns_numbered_in
 
 #: A card cites at most this many scenes and this many turns of each in words; the rest reads without names.
@@ -100,3 +102,15 @@ async def wording_for(
         facts={v.statement.id: fact_name(v, words) for v in views},
         hidden_facts=frozenset(v.statement.id for v in views if view_hidden(v)),
     )
+
+
+async def tensed_at(session: AsyncSession, reader: CanonReader, words: Wording, as_of: AsOf) -> Wording:
+    """Return a card's words saying what is over in the past (`canon.wording.tense`): at the date the card is
+    asked as of, else at the story's date as the viewer reads it (none known: whatever has ended); a card read
+    as of a scene keeps the present."""
+    if as_of.scene is not None:
+        return words
+    now = as_of.world_key
+    if now is None:
+        now = today_key(await story_date(session, reader.steps, reader))
+    return replace(words, tensed=True, now_key=now)

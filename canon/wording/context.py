@@ -38,6 +38,10 @@ class Wording:
     #: Those of `facts` players may not read: a player's line says only "earlier canon" of them.
     hidden_facts: frozenset[int] = frozenset()
     links: bool = False
+    #: Whether a card says what is over in the past (`canon.wording.tense`), at `now_key`: the world key of the
+    #: point it reads at (the story's date, or the date it is asked as of; None: no date is known).
+    tensed: bool = False
+    now_key: int | None = None
 
     def rich(self, escape: Callable[[str], str]) -> Wording:
         """Return this wording for markdown: user text escaped with `escape`, evidence linked."""

@@ -16,11 +16,20 @@ from canon.wording.relations import (
     relation_sentence,
     state_sentence,
 )
+from canon.wording.tense import in_past, is_over
 
 
 def statement_sentence(view: StatementView, words: Wording, *, told: bool = False) -> str:
     """Return a statement as a sentence: "Corvan Marrow is Ysolde Marrow's father" (`told`: as an answer tells
-    it, `fact_sentence`)."""
+    it, `fact_sentence`); on a card read in tense, one that is over in the past ("Saska Orme was an ally of Hale
+    Brun", `canon.wording.tense`)."""
+    text = _sentence(view, words, told=told)
+    return (
+        in_past(text, words.name(view.subject.name)) if is_over(view, words, shown_validity(view)) else text
+    )
+
+
+def _sentence(view: StatementView, words: Wording, *, told: bool) -> str:
     s = view.statement
     subject = words.name(view.subject.name)
     if s.kind == StatementKind.RELATION and view.object is not None:

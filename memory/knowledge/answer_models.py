@@ -131,6 +131,11 @@ class Kin(BaseModel):
     shared: dict[str, tuple[str, ...]] = Field(default_factory=dict)
     #: When the person's two parents married, in the calendar's words and as stored, as far as the asker sees.
     parents_married: tuple[str, str] | None = None
+    #: Of a tie farther out, by marriage or by adoption (`kin_far`), the chain each one is through, in words
+    #: ("through his mother Lark Brannock"), by name.
+    via: dict[str, dict[str, str]] = Field(default_factory=dict)
+    #: Of a tie walked through a parent (grandparents, uncles and aunts, cousins), the parent each one is through.
+    sides: dict[str, dict[str, str]] = Field(default_factory=dict)
 
 
 class Citation(BaseModel):

@@ -10,6 +10,7 @@ import asyncio
 import logging
 from collections.abc import Mapping
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 from canon import campaigns
@@ -220,11 +221,12 @@ class Answerer(DescribedAsking):
         known = said not in (NO_TODAY, NO_MONTHS)
         return ShortAnswer(text=said, mode=AnswerMode.GRAPH if known else AnswerMode.NOTHING, known=known)
 
-    async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
+    async def _reply(self, asked: Question, answer: Answer, reads: Reads | None = None) -> ShortAnswer:
         """Return the short answer of the passages and facts found; with `meaning`, in a thread (the model runs
-        there, off the event loop)."""
+        there, off the event loop), reading the texts the question's searches embedded from `reads`."""
         trace = answer.trace
-        meaning = self.meaning.reading(trace.corrections) if self.meaning is not None else None
+        known = reads.vectors if reads is not None else None  # the question's own vectors, embedded once
+        meaning = self.meaning.reading(trace.corrections, known) if self.meaning is not None else None
 
         def short() -> ShortAnswer:
             facts, results = answer.canon_facts, answer.results
@@ -268,20 +270,14 @@ class Answerer(DescribedAsking):
         knowing: Knowing | None,
         reads: Reads,
     ) -> Answer:
-        """Search each part of a comparison on its own and answer both, or leave the answer to the usual steps."""
+        """Search each part of a comparison on its own, at once, and answer both, or leave it to the usual steps."""
         results: list[LoreResult] = list(answer.results)
         seen = {r.chunk_id for r in results}
-        for part in asked.parts:
-            found = await self.retriever.search(
-                answer.campaign_id,
-                self._part_text(part, asked),
-                viewer=viewer,
-                limit=3,
-                config=config,
-                knowing=knowing,
-                subject=part,
-                reads=reads,
-            )
+        search = partial(
+            self.retriever.search, viewer=viewer, limit=3, config=config, knowing=knowing, reads=reads
+        )
+        searches = [search(answer.campaign_id, self._part_text(p, asked), subject=p) for p in asked.parts]
+        for found in await asyncio.gather(*searches):
             for result in found.results:
                 if result.chunk_id not in seen:
                     seen.add(result.chunk_id)

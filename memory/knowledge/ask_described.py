@@ -10,12 +10,15 @@ own passage is given, led by its name, when the whole question's answer is "noth
 is asked (`described_subject.answers_asked`), or quotes another passage holding less of the description (a guard's
 spear for "the spell that summons a guard dog - how much damage does its bite do"). Anything else leaves the first
 answer as it was: a description the books do not hold stays "nothing known". One more search, only for a question
-asking something of a thing it describes whose answer is not already a line saying what is asked, of a passage
-holding half the description's words or more.
+asking something of a thing it describes, begun as the whole question's answer is read (`SearchedEarly`: it runs
+meanwhile) and read only when that answer is not already a line saying what is asked, of a passage holding half
+the description's words or more.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import Awaitable, Callable, Mapping
 from functools import partial
 
@@ -28,7 +31,7 @@ from memory.knowledge.retrieval import Reads, Retriever, SearchConfig
 from memory.knowledge.retrieval.answer_described import LED_SHARE, content_share, with_subject
 from memory.knowledge.retrieval.described_subject import Described, answers_asked, named, split
 
-__all__ = ["DescribedAsking", "by_description"]
+__all__ = ["DescribedAsking", "SearchedEarly", "by_description"]
 
 #: Searches a text and returns its passages and facts, without a reply.
 Search = Callable[[str], Awaitable[Answer]]
@@ -44,7 +47,7 @@ class DescribedAsking:
 
     retriever: Retriever
 
-    async def _reply(self, asked: Question, answer: Answer) -> ShortAnswer:
+    async def _reply(self, asked: Question, answer: Answer, reads: Reads | None = None) -> ShortAnswer:
         raise NotImplementedError
 
     async def _replied(
@@ -52,8 +55,8 @@ class DescribedAsking:
     ) -> Answer:
         """Return the answer with its reply to the question, asked of the thing it describes by name when the
         whole question's reply is not known or says nothing asked (`by_description`)."""
-        first = answer.model_copy(update={"reply": await self._reply(asked, answer)})
         viewer, limit, config, knowing, reads = where
+        read = partial(self._reply, reads=reads)
         search = partial(
             self.retriever.search,
             answer.campaign_id,
@@ -63,7 +66,14 @@ class DescribedAsking:
             knowing=knowing,
             reads=reads,
         )
-        return await by_description(asked, glossary, search, self._reply, first) or first
+        # The description's search, mostly needed, starts now: it runs while the whole question is answered.
+        early = SearchedEarly.of(asked, glossary, search)
+        try:
+            first = answer.model_copy(update={"reply": await read(asked, answer)})
+            return await by_description(asked, glossary, early or search, read, first) or first
+        finally:
+            if early is not None:
+                await early.settled()
 
 
 async def by_description(
@@ -90,6 +100,31 @@ async def by_description(
     if name.casefold() not in told.text.casefold():
         told = told.model_copy(update={"text": with_subject(name, told.text)})
     return found.model_copy(update={"question": first.question, "reply": told})
+
+
+class SearchedEarly:
+    """A search of a question's description started before its answer asks for it (`by_description`'s `search`):
+    the same search, begun while the whole question is answered; any other text is searched when asked."""
+
+    def __init__(self, text: str, search: Search) -> None:
+        self.text = text
+        self.search = search
+        self.task: asyncio.Future[Answer] = asyncio.ensure_future(search(text))
+
+    @classmethod
+    def of(cls, asked: Question, glossary: Mapping[str, str], search: Search) -> SearchedEarly | None:
+        """Return the early search of the description a question asks something of, or None (it describes
+        nothing: `described_subject.split`)."""
+        parts = split(asked.text)
+        return cls(analyse(parts.description, glossary).search_text, search) if parts is not None else None
+
+    async def __call__(self, text: str) -> Answer:
+        return await (self.task if text == self.text else self.search(text))
+
+    async def settled(self) -> None:
+        """Wait for the search to end (its answer unread when the description was not searched after all)."""
+        with contextlib.suppress(Exception):
+            await self.task
 
 
 def _quoted(first: Answer, said: ShortAnswer) -> list[LoreResult]:

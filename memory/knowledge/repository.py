@@ -30,6 +30,8 @@ from memory.knowledge.source_models import ChunkInfo, SourceInfo, SourceVersionI
 from memory.knowledge.tables import KnowledgeChunkRow, KnowledgeSourceRow, KnowledgeSourceVersionRow
 
 _BATCH = 500
+#: How many ids `chunks_by_id` reads a query (its chunks come back batch by batch, each batch's by id).
+CHUNK_BATCH = _BATCH
 
 
 def source_info(row: KnowledgeSourceRow, *, inherited_from: int | None = None) -> SourceInfo:
@@ -286,7 +288,7 @@ class ChunkLite(NamedTuple):
 
 
 async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, ChunkLite]:
-    """Return chunks by id (missing ids are left out)."""
+    """Return chunks by id (missing ids are left out), batch by batch of the ids asked, each batch's by id."""
     found: dict[int, ChunkLite] = {}
     unique = list(dict.fromkeys(ids))
     t = KnowledgeChunkRow
@@ -294,7 +296,7 @@ async def chunks_by_id(session: AsyncSession, ids: Sequence[int]) -> dict[int, C
         query = select(
             t.id, t.source_id, t.heading_path, t.text, t.token_count, t.content_hash, t.fields, t.place
         ).where(t.id.in_(unique[start : start + _BATCH]))
-        for row in (await session.execute(query)).all():
+        for row in (await session.execute(query.order_by(t.id))).all():
             found[row.id] = ChunkLite(
                 id=row.id,
                 source_id=row.source_id,

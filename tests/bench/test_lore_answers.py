@@ -10,7 +10,7 @@ import pytest
 from bench.lore_answers import OUTSIDER, Tally, dev_question, outsider_questions
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 
-HASHED = ("outsider_h", "outsider_i", "outsider_j", "outsider_k")
+HASHED = ("outsider_h", "outsider_i", "outsider_j", "outsider_k", "outsider_l", "outsider_m")
 
 
 def _reply(text: str, known: bool = True) -> ShortAnswer:
@@ -33,7 +33,7 @@ def test_each_outsider_set_holds_a_quarter_unanswerable_and_none_twice() -> None
             continue
         assert len(questions) == 60, name
         assert sum(1 for q in questions if q["unanswerable"]) == 15, name
-    for pair in (("outsider_h", "outsider_i"), ("outsider_j", "outsider_k")):
+    for pair in (("outsider_h", "outsider_i"), ("outsider_j", "outsider_k"), ("outsider_l", "outsider_m")):
         halves = [outsider_questions(OUTSIDER[name]) for name in pair]
         assert sum(len(half) for half in halves) == 120, pair
         assert sum(1 for half in halves for q in half if q["unanswerable"]) == 30, pair

@@ -19,7 +19,7 @@ from memory.knowledge.question import FIELD_UNITS
 from memory.knowledge.retrieval.answer_sentence import has_amount
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 
-__all__ = ["LIMIT", "asks_limit", "limit_words", "row_headers", "says_limit"]
+__all__ = ["LIMIT", "asks_limit", "limit_words", "row_headers", "says_limit", "says_limit_asked"]
 
 #: How much more a sentence saying a limit weighs when the question asks one.
 LIMIT = 1.5
@@ -31,6 +31,8 @@ _ASKS_LIMIT = re.compile(
 _SAYS_LIMIT = re.compile(
     r"\b(?:up to|at most|maximum|no more than|not more than|not exceeding|can't exceed|cannot exceed|capacity"
     r"|limit|can (?:hold|carry|contain|store|lift))\b"
+    # "The hand can't attack or carry more than 10 pounds": what it cannot do past an amount is its limit.
+    r"|\b(?:can't|cannot|can not|won't|mustn't|may not)\b[^.;]*?\bmore than\b"
 )
 
 
@@ -46,7 +48,8 @@ def says_limit(text: str) -> bool:
 
 #: The words of a question asking a limit that a sentence saying one says too ("take" of "how much can it take").
 _LIMIT_VERBS = frozenset({"take", "carry", "hold", "contain", "store", "lift", "fit"})
-_LIMIT_WORDS = _LIMIT_VERBS | {"max", "maximum", "limit", "capacity", "number"}
+_LIMIT_NAMES = frozenset({"max", "maximum", "limit", "capacity", "number"})
+_LIMIT_WORDS = _LIMIT_VERBS | _LIMIT_NAMES
 
 
 #: "How much mass can ...": the word measured, which the limit's amount says ("up to 300 kilos").
@@ -56,13 +59,42 @@ _MEASURED = re.compile(r"\bhow (?:much|many)\s+([^\W\d_]+)")
 def limit_words(question: str, asked: Sequence[str], text: str) -> set[str]:
     """Return the question's words a sentence saying a limit with an amount says by saying it: the limit's own
     words ("take", "max"), the word measured ("mass" of "how much mass can it take") and a measure in its units
-    ("weight" by "500 pounds"); none for another sentence."""
+    ("weight" by "500 pounds"); none for another sentence. A measure with units of its own is said by those
+    only: "move the hand up to 30 feet" is no weight the hand can carry; what is held and the verb holding it, by
+    a limit of holding only."""
     if not says_limit(text) or not has_amount(text):
         return set()
     words = set(fold_words(text))
     measured = _MEASURED.search(question.casefold())
     limit = _LIMIT_WORDS | ({measured.group(1)} if measured else set())
-    return {w for w in asked if w in limit or words & set(FIELD_UNITS.get(w, ()))}
+    # What is held ("stuff") and the verb holding it are said by a limit of holding ("can hold up to 500 pounds"
+    # for "how much can it take"), not by any limit ("can survive for up to 10 minutes").
+    holding = bool(_verbs(words) & _LIMIT_VERBS)
+    return {
+        w
+        for w in asked
+        if (w in limit and w not in FIELD_UNITS and (holding or w in _LIMIT_NAMES))
+        or words & set(FIELD_UNITS.get(w, ()))
+    }
+
+
+def _verbs(words: set[str]) -> set[str]:
+    """Return words with a verb's "s" read off ("holds" -> "hold")."""
+    return words | {w[:-1] for w in words if w.endswith("s")}
+
+
+def says_limit_asked(question: str, text: str) -> bool:
+    """Return whether a sentence says the limit a question asks: a limit with an amount, by the question's own
+    verb of holding ("hold" of "how much can it hold": "can hold up to 500 pounds") or in the units of the measure
+    asked ("how much weight": "no more than 10 pounds"); "can survive up to 10 minutes" is no limit of what it
+    holds."""
+    if not says_limit(text) or not has_amount(text):
+        return False
+    words = set(fold_words(text))
+    asked = set(fold_words(question))
+    measured = _MEASURED.search(question.casefold())
+    units = set(FIELD_UNITS.get(measured.group(1), ())) if measured else set()
+    return bool(_verbs(words) & _verbs(asked) & _LIMIT_VERBS) or bool(words & units)
 
 
 def _cells(line: str) -> list[str]:

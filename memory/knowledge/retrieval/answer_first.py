@@ -7,9 +7,11 @@ passage's own title is named by the question (every word of it, an ending apart:
 Uncanny Dodge", "Rope, hempen" of "Rope, hempen (50 feet)"), that passage is what is asked about, and it answers:
 1. the field asked, of that passage's subject ("Greatsword's damage is 2d6 slashing.");
 2. else the block the question names by its bold name or inner heading ("Regeneration", "Engulf"): its sentences
-   holding most of the question's other words, at most two, in the book's order;
+   holding most of the question's other words, at most two, in the book's order; of several blocks named, the one
+   saying most of them;
 3. else the sentence holding most of the question's other words, when it holds more than half of them, or any
-   of them and the amount asked (an amount preferred when one is asked, a rule before its example);
+   of them and the amount asked (an amount preferred when one is asked, a rule before its example; the most a
+   thing holds, carries or takes, when that is asked: "how much can it hold");
 4. else, when the question asks nothing but what the passage is ("what does uncanny dodge do", "rules for being
    frightened", "spell description for polymorph": `SUMMARY`), its first sentence of prose; when it asks a
    field and nothing else ("petrified: does he get heavier"), its first sentence saying the field. A question asking something the passage does not say is not answered from it.
@@ -25,6 +27,7 @@ from dataclasses import dataclass, replace
 from memory.fulltext import STOPWORDS
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import FILLER, HOW_UNITS, KIND_LINE, Question, ending_verb, how_word
+from memory.knowledge.retrieval.amount_limits import LIMIT, asks_limit, says_limit_asked
 from memory.knowledge.retrieval.answer_scope import CHATTER
 from memory.knowledge.retrieval.answer_sentence import (
     EXAMPLE,
@@ -191,13 +194,27 @@ def _units(question: Question, result: LoreResult) -> list[_Unit]:
     return units
 
 
-def _score(unit: _Unit, others: Sequence[str], amount: bool) -> float:
+def _score(unit: _Unit, others: Sequence[str], amount: bool, limit: str | None = None) -> float:
+    """Return how well a sentence answers: the question's other words it holds, an amount when one is asked, the
+    limit asked (`limit`: the question, when it asks the most a thing holds), a rule before its example."""
     held = float(sum(1 for w in others if _akin_any(w, unit.words)))
+    if limit is not None and says_limit_asked(limit, unit.text):
+        # "how much can it hold": the sentence saying the most it holds says what is asked, as in `compose`
+        held = (held + 1) * LIMIT
     if amount and not unit.amount:
         held *= NO_AMOUNT
     if unit.example or is_example(unit.text):
         held *= EXAMPLE
     return held - 0.001 * unit.position
+
+
+def _best_block(named: Sequence[_Unit], others: Sequence[str]) -> str | None:
+    """Return the name of the block, of several the question names, whose sentences say most of its other words,
+    the first on a tie: "the DC on the dex save vs its fire breath" names the Saving Throws line and the Fire
+    Breath block, and the block saying "DC 21 Dexterity saving throw" answers."""
+    names = list(dict.fromkeys(u.name for u in named))
+    said = {n: {w for u in named if u.name == n for w in u.words} for n in names}
+    return max(names, key=lambda n: (sum(1 for w in others if _akin_any(w, said[n])), -names.index(n)))
 
 
 def from_first(
@@ -236,6 +253,7 @@ def from_first(
         and not _akin_any(w, around)
     ]
     amount = asks_amount(question.expanded) or asks_measure(question.fields)
+    limit = question.expanded if amount and asks_limit(question.expanded) else None
     named = [
         u
         for u in units
@@ -250,10 +268,11 @@ def from_first(
         counting = [u for u in units if count.search(u.text)]
         named, units = ([], counting) if counting else (named, units)
     if named:
-        block = [u for u in named if u.name == named[0].name]
+        name = _best_block(named, others)
+        block = [u for u in named if u.name == name]
         ranked = sorted(block, key=lambda u: -_score(u, others, amount))[:BLOCK_SENTENCES]
         quoted = tuple(u.text for u in sorted(ranked, key=lambda u: u.position))
-        return FirstPassage(first, sentences=quoted, block=named[0].name)
+        return FirstPassage(first, sentences=quoted, block=name)
     # Asked what it is ("rules for being frightened"): the first sentence under its own heading too.
     summary = any(w in SUMMARY for w in fold_words(question.expanded))
     # The field asked (the sentences left say it), or an amount of the kind asked ("how long": a time), when
@@ -264,7 +283,7 @@ def from_first(
         saying = list(units) if question.fields else [u for u in units if u.amount] if _how(question) else []
     # A field the passage's book or part is named by ("languages" under Languages) is none of its own lines.
     alone = [] if any(_akin_any(w, around) for w in field_words(question)) else saying
-    chosen = _sentence(units, others, amount, title if summary else (), saying, alone)
+    chosen = _sentence(units, others, amount, title if summary else (), saying, alone, limit=limit)
     return FirstPassage(first, sentences=(chosen.text,)) if chosen is not None else None
 
 
@@ -275,6 +294,8 @@ def _sentence(
     title: Sequence[str] = (),
     said: Sequence[_Unit] = (),
     alone: Sequence[_Unit] = (),
+    *,
+    limit: str | None = None,
 ) -> _Unit | None:
     """Return the sentence answering the question's other words, or the passage's first prose sentence (under no
     name, or under the title's own heading) when the question asks nothing but what the passage is ("what does
@@ -288,8 +309,8 @@ def _sentence(
         )
         # "petrified: does he get heavier": nothing else asked, the first sentence saying the field answers.
         return first or next((u for u in alone if not u.example), None)
-    best = max(units, key=lambda u: _score(u, others, amount))
-    score = _score(best, others, amount)
+    best = max(units, key=lambda u: _score(u, others, amount, limit))
+    score = _score(best, others, amount, limit)
     if score > MIN_SHARE * len(others):
         return best
     if score > 0 and amount and best.amount:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from canon.wording.relations import possessive
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.kin_far_words import with_via
 from memory.knowledge.retrieval.kin_nouns import tie_noun
 
 __all__ = ["listing", "marked", "undecided", "which_sibling"]
@@ -24,7 +25,7 @@ def listing(name: str, kin: Kin, tie: str, sex: str | None, names: Sequence[str]
     halves = set(kin.ties.get("half-siblings", ())) if tie == "siblings" else set()
     if halves and all(n in halves for n in names):
         tie = "half-siblings"
-    said = names_list(marked(kin, tie, names))
+    said = with_via(kin, tie, names, marked(kin, tie, names))  # a far tie with its chain (`kin_far`)
     return f"{possessive(name)} {tie_noun(tie, sex, len(names) > 1)} {_be(names)} {said}"
 
 

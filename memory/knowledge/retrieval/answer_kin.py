@@ -22,8 +22,10 @@ from memory.knowledge.retrieval.answer_halves import listing, marked, undecided,
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
+from memory.knowledge.retrieval.kin_far_words import FAR_TIES, typed_kin
 from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
+from memory.knowledge.retrieval.kin_sides import asked_side, on_side, said_on_side
 from memory.knowledge.retrieval.kin_told import described_tie
 
 __all__ = ["ASKING", "family_answer", "kin_answer", "people_named", "tie_noun", "tie_said"]
@@ -68,8 +70,7 @@ def people_named(question: str, facts: Sequence[CanonFact]) -> list[CanonFact]:
 def _owner(question: str, people: Sequence[CanonFact], word: str) -> CanonFact | None:
     """Return whose kin the question asks: the name before "'s <word>", after "<word> of", else the only one."""
     folded = question.casefold().replace("’", "'")
-    joined = re.match(r"(half|full|old)(\w+)$", word)  # "halfsister" typed "half-sister", "half sister"
-    word = rf"{joined[1]}[\s-]?{joined[2]}" if joined else word
+    word = typed_kin(word)  # "halfsister" typed "half-sister", "half sister"; "great grandmother"
     ending: list[tuple[int, int, CanonFact]] = []
     for fact in people:
         name = re.escape(fact.matched.casefold())
@@ -99,7 +100,11 @@ def _kin_word(question: str, facts: Sequence[CanonFact]) -> str | None:
 def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     """Return whether a question holds nothing but names, its kin word and the words of asking."""
     named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
-    return all(w in ASKING or w in named or w == word for w in kin_words(question))
+    tie = KIN_WORDS.get(word, ("",))[0]  # "aunts and uncles": both words of one tie
+    return all(
+        w in ASKING or w in named or w == word or KIN_WORDS.get(w, ("?",))[0] == tie
+        for w in kin_words(question)
+    )
 
 
 def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], list[str]]:
@@ -111,7 +116,27 @@ def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], 
 
 
 def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return the answer to a kin question (see the module docstring), or None."""
+    """Return the answer to a kin question (see the module docstring), or None; of one side of the family
+    ("paternal grandmother", `kin_sides`), of those through a parent of that side, the side said."""
+    side = asked_side(question)
+    if side is None:
+        return _kin_answer(question, facts)
+    word = _kin_word(side.question, facts)
+    sided = [f.model_copy(update={"kin": on_side(f.kin, side.sex)}) if f.kin else f for f in facts]
+    found = _kin_answer(side.question, sided)
+    people = [f for f in facts if f.kin is not None]
+    if word is None or not people:
+        return found
+    owner = _owner(side.question, people, word) or people[0]
+    tie, sex = KIN_WORDS[word]
+    if found is None:
+        noun = tie_noun(tie, sex, False)
+        found = f"Nothing the table knows names {_article(noun)} of {owner.entity_name}. [1]", 1
+    assert owner.kin is not None
+    return said_on_side(found[0], owner.entity_name, owner.kin, tie, side.sex), found[1]
+
+
+def _kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     word = _kin_word(question, facts)
     people = [f for f in facts if f.kin is not None and fold_words(f.matched) != [word]]
     if word is None or not people or not _only_kin(question, facts, word):
@@ -124,6 +149,9 @@ def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | N
         return None
     number = facts.index(owner) + 1
     tie, sex = KIN_WORDS[word]
+    if len({KIN_WORDS[w][1] for w in kin_words(question) if KIN_WORDS.get(w, ("", None))[0] == tie}) > 1:
+        both = {owner.kin.sexes.get(n) for n in owner.kin.ties.get(tie, ())}  # "aunts and uncles": both
+        sex = both.pop() if len(both) == 1 else None
     if _YES_NO.match(question):
         # The one asked of by name first ("is Pell Tarr Oswin's son": Pell, not another child the tie found).
         others = sorted(
@@ -156,9 +184,11 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
         shown = list(kin.ties.get(wider, ()))
         if not shown and not _HAS.match(question):
             return None  # the passages may say what canon does not
-        text = f"Nothing the table knows names {'a ' if sex else ''}{tie_noun(tie, sex, not sex)} of {name}"
+        asked = tie_noun(tie, sex, not sex)
+        text = f"Nothing the table knows names {_article(asked) if sex else asked} of {name}"
         if shown:
-            text += f"; {listing(name, kin, wider, None, shown)}"
+            sexes = {kin.sexes.get(n) for n in shown}
+            text += f"; {listing(name, kin, wider, sexes.pop() if len(sexes) == 1 else None, shown)}"
         return text
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
         said = relation_sentence("SPOUSE_OF", name, names_list(every))
@@ -288,7 +318,7 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         kin = owner.kin
         assert kin is not None
         number = facts.index(owner) + 1
-        held = [t for t in TIES if other.entity_name in kin.ties.get(t, ())]
+        held = [t for t in (*TIES, *FAR_TIES) if other.entity_name in kin.ties.get(t, ())]
         story = [
             believed_tie(owner.entity_name, other.entity_name, kin, t, None) for t in ("parents", "children")
         ]

@@ -24,7 +24,8 @@ with a sibling closer in meaning, or answering a question asking no field from i
 more right answers (or let more unanswerable questions through) than it gained: a sentence naming what is asked
 about is as close in meaning to a question it does not answer ("can a pilot tow two frames at once" / "The tow
 cable snaps when ...") as the answer is. Embedding costs about 2.5 ms a sentence, so only the sentences a rule
-keeps are embedded, in one batch, and the last texts' vectors are kept.
+keeps are embedded, in one batch, the last texts' vectors are kept, and a text the question's search embedded
+(the question itself, most often) is read from the search's vectors: a vector is the same in a batch or alone.
 """
 
 from __future__ import annotations
@@ -95,13 +96,18 @@ class MeaningReader:
         self._vectors: OrderedDict[str, npt.NDArray[np.float32]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def vectors(self, texts: Sequence[str]) -> list[npt.NDArray[np.float32]]:
-        """Return the unit vector of each text, embedding the ones not kept in one batch."""
+    def vectors(
+        self, texts: Sequence[str], known: Mapping[str, Sequence[float]] | None = None
+    ) -> list[npt.NDArray[np.float32]]:
+        """Return the unit vector of each text, embedding the ones not kept in one batch; `known`: vectors the
+        question's search embedded already, by text (its own words: the same vector, not embedded twice)."""
         with self._lock:
             missing = [t for t in dict.fromkeys(texts) if t not in self._vectors]
+        given = {t: known[t] for t in missing if known is not None and t in known}
+        missing = [t for t in missing if t not in given]
         found = self.embedder.embed_documents(missing) if missing else []
         with self._lock:
-            for text, vector in zip(missing, found, strict=True):
+            for text, vector in [*given.items(), *zip(missing, found, strict=True)]:
                 self._vectors[text] = np.asarray(vector, dtype=np.float32)
             for text in texts:
                 self._vectors.move_to_end(text)
@@ -114,9 +120,14 @@ class MeaningReader:
         a, b = self.vectors([first, second])
         return float(np.dot(a, b))
 
-    def reading(self, corrections: Mapping[str, str] | None = None) -> Meaning:
-        """Return the reader for one question, its misspelt words read as the search corrected them."""
-        return Meaning(self, dict(corrections or {}))
+    def reading(
+        self,
+        corrections: Mapping[str, str] | None = None,
+        known: Mapping[str, Sequence[float]] | None = None,
+    ) -> Meaning:
+        """Return the reader for one question, its misspelt words read as the search corrected them; `known`:
+        the vectors its searches embedded, by text (`Reads.vectors`)."""
+        return Meaning(self, dict(corrections or {}), known if known is not None else {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,6 +138,7 @@ class Meaning:
 
     reader: MeaningReader
     corrections: Mapping[str, str] = field(default_factory=dict)
+    known: Mapping[str, Sequence[float]] = field(default_factory=dict)
 
     def similarities(
         self, question: str, texts: Sequence[str], *, corrected_words: bool = False
@@ -136,7 +148,7 @@ class Meaning:
         if corrected_words:
             question = corrected(question, dict(self.corrections))
         try:
-            first, *rest = self.reader.vectors([question, *texts])
+            first, *rest = self.reader.vectors([question, *texts], self.known)
         except Exception as error:  # the model's files missing or broken: words alone
             log.warning("the meaning check is unavailable: %s", error)
             return None

@@ -60,10 +60,13 @@ def nothing_known(question: str) -> str:
     return f"Nothing the table knows answers “{q}”."
 
 
-#: A passive verb opening what follows "who was": "born in 999", "killed at the ford", "crowned in 412".
+#: A passive verb opening what follows "who was": "born in 999", "killed at the ford", "crowned in 412", "known as
+#: the Weasel".
 _PASSIVE = re.compile(
     r"(?i)^(?:born|slain|built|made|found|held|given|taken|written|sent|lost|won|fought|\w+ed)\s+"
     r"(?:in|at|on|during|by|before|after|to|with|from|for|of)\b"
+    # "who is known as the Weasel", "who is called the Weasel": a name asked of someone.
+    r"|^(?:(?:known|referred\s+to)\s+as|called|named|nicknamed)\s+\S"
 )
 #: Words that end a clause rather than a noun phrase ("where was Orrin *born*", "who is Tamsin *married to*",
 #: "where is Zorn *held*").

@@ -63,7 +63,9 @@ def _named(facts: Sequence[CanonFact], who: str) -> tuple[int, CanonFact] | None
     named = [
         (n, f)
         for n, f in enumerate(facts, 1)
-        if fold_words(f.matched) and set(fold_words(f.matched)) <= words
+        if fold_words(f.matched)
+        and set(fold_words(f.matched)) <= words
+        and not any(bare_title(o.title) == bare_title(f.matched) for o in f.offices)  # found by the title
     ]
     if named:
         return max(named, key=lambda nf: len(nf[1].matched))
@@ -154,6 +156,14 @@ def _neighbour(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> 
         f"Nothing the table knows says who was {_title_of(office)} {way} {person.entity_name}; "
         f"{person.entity_name} {holds} {office.span}".rstrip("; ")
     )
+    dated = [h for h in _holdings(facts, office.title) if h.office.start_key is not None]
+    if (
+        not after
+        and len({h.fact.entity_id for h in dated}) > 1
+        and dated[0].fact.entity_id == person.entity_id
+    ):
+        bare = re.sub(r"^the\s+", "", _title_of(office))
+        text += f", the first {bare} the table knows of"  # no earlier holder is known
     return f"{text}. [{number}]", number
 
 
@@ -193,6 +203,28 @@ def _in_time(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tu
         text = f"{held[0].fact.entity_name} was {office} {when}{_when(held[0])}"
     else:
         text = f"{names_list([h.said for h in held], opens=True)} were {office} {when}"
+    return f"{text}. [{held[0].number}]", held[0].number
+
+
+def _in_order(first: bool, title: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the first (or last) holder of an office canon dates, as far as the asker may see: "The first Warden
+    of the Ford the table knows of is Aldous Brannock (from year 300 to year 331)"."""
+    dated = [h for h in _holdings(facts, title) if h.office.start_key is not None]
+    if not dated:
+        return None
+    held = dated[0] if first else dated[-1]
+    office = title_phrase(held.office.title)
+    text = f"The {'first' if first else 'last'} {office} the table knows of is {held.fact.entity_name}{_when(held)}"
+    return f"{text}. [{held.number}]", held.number
+
+
+def _all_held(title: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return everyone who held an office, in the order they took it, each with their span."""
+    held = _holdings(facts, title)
+    if not held:
+        return None
+    office = title_phrase(held[0].office.title)
+    text = f"{office[:1].upper()}{office[1:]} was held by {names_list([h.said for h in held])}"
     return f"{text}. [{held[0].number}]", held[0].number
 
 
@@ -271,4 +303,8 @@ def office_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         return None  # the titles a person has held: `answer_titles`, beside those written with no span
     if form in ("year", "event"):
         return _in_time(form, parts, facts)
+    if form == "order":
+        return _in_order(parts["order"] in ("first", "earliest"), parts["title"], facts)
+    if form == "all":
+        return _all_held(parts["title"], facts)
     return _neighbour(form, parts, facts)

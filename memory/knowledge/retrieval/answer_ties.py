@@ -1,7 +1,7 @@
 """Questions of a person's ties that are not kin, answered from the ties on their card as the asker may see it:
 
 - "Who is Saska's mentor?", "who taught Saska?": those MENTOR_OF her; "who are Idrel's apprentices (students,
-  pupils)?": those Idrel is MENTOR_OF;
+  pupils)?": those Idrel is MENTOR_OF; in a trade's words ("who was Saska apprenticed to"): `answer_mentors`;
 - "Who are Saska's rivals (friends, allies, enemies, foes)?": the tie read from either end, one edge for both;
 - "Who is Pell's godfather (stepmother, father-in-law, sister-in-law)?", "who are Corm's godchildren?": kin by
   rite and by marriage a file's `ties` says; a child taken in later than birth: `answer_fates`;
@@ -22,6 +22,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_bonds import bond_answer
 from memory.knowledge.retrieval.answer_fates import killer_answer, taken_in_answer
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_mentors import mentor_answer
 from memory.knowledge.retrieval.bonds import in_tense
 from memory.knowledge.retrieval.kin import FAMILY
 
@@ -88,6 +89,7 @@ def ties_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         bond_answer(question, facts)  # when two were rivals, allies: their tie's span (`answer_bonds`)
         or killer_answer(question, facts)
         or taken_in_answer(question, facts)
+        or mentor_answer(question, facts)  # "who was Corin apprenticed to", "who did Halloran train"
         or _asked_tie(question, facts)
         or _related(question, facts)
     )

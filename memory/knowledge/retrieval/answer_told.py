@@ -19,8 +19,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording import in_prose
-from canon.wording.relations import possessive, state_sentence
+from canon.wording import in_prose, names_in_prose
+from canon.wording.relations import possessive, relation_sentence, state_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 from memory.knowledge.retrieval.lives import death_cause, held_at
@@ -70,7 +70,7 @@ _NOT_NOUNS = frozenset(
 _HAPPENED = re.compile(r"^\s*what\s+(?:happened|has\s+happened|became)\s+(?:to|of|with)\b", re.I)
 _ALIAS = re.compile(
     r"\b(?:real|true|other|another|false|secret|assumed|fake|birth|given)\s+names?\b|\balias(?:es)?\b"
-    r"|\bnick\s*names?\b|\bgo(?:es)?\s+by\b|\bcalls?\s+(?:him|her|them|it)sel(?:f|ves)\b|\bknown\s+as\b"
+    r"|\bnick\s*(?:names?|named)\b|\b(?:do|does|did)\s+\w+\s+call\b|\bgo(?:es)?\s+by\b|\bcalls?\s+(?:him|her|them|it)sel(?:f|ves)\b|\bknown\s+as\b"
     r"|\bpass(?:es)?\s+(?:him|her|them)sel(?:f|ves)\s+off\b|\bunder\s+(?:what|which)\s+name\b"
     r"|\bwhat\s+(?:other\s+)?names?\s+(?:does|did|do)\b",
     re.I,
@@ -178,6 +178,11 @@ def _happened(fact: CanonFact, number: int) -> tuple[str, int] | None:
     if not told:
         fate = [s for s in said[1:] if _FATE.search(s)][:1] or [s for s in said[:1] if _FATE.search(s)]
         parts += [told_sentence(name, s) for s in fate]
+    if not parts:  # nothing befell them that canon tells, but what they took part in
+        events = [
+            r.object for r in fact.relations if r.predicate.upper() == "PARTICIPATED_IN" and r.subject == name
+        ]
+        parts += [relation_sentence("PARTICIPATED_IN", name, names_in_prose(events))] if events else []
     return _said(parts, number) if parts else None
 
 

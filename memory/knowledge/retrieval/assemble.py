@@ -10,7 +10,7 @@ copy.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
@@ -53,6 +53,8 @@ class Found:
     #: The question's content words as searched (typos corrected), and the campaign's words (None: too large).
     asked: list[str] = field(default_factory=list)
     vocabulary: Vocabulary | None = None
+    #: Reads chunks by id (`chunks_by_id`, or the retriever's kept ones: `kept_chunks`).
+    chunks: Callable[[AsyncSession, Sequence[int]], Awaitable[dict[int, ChunkLite]]] = chunks_by_id
 
 
 @dataclass(slots=True)
@@ -114,7 +116,7 @@ async def assemble(
     )
     # Load only what can be shown or traced: the best candidates (and the always-include chunks).
     wanted = ordered_ids[: max(60, limit * 6)]
-    rows = await chunks_by_id(session, wanted + always_ids)
+    rows = await found.chunks(session, wanted + always_ids)
     # A chunk may have gone (a vector left behind by a failed delete) or belong to a source not allowed.
     rows = {
         cid: row for cid, row in rows.items() if row.source_id in found.allowed and cid not in found.unseen

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 
 from canon.models import EntityCard, Validity
 from canon.wording import PLAIN, Wording
+from canon.wording.tense import dated_span
 from memory.knowledge.answer_models import Hold
-from memory.knowledge.retrieval.tenures import dated_span
 
 __all__ = ["BONDS", "card_bonds", "in_tense", "tensed_bonds"]
 

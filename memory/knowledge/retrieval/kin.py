@@ -24,6 +24,8 @@ from canon.wording import Wording, in_prose
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.retrieval.kin_declared import declared_kin
+from memory.knowledge.retrieval.kin_far import far_kin
+from memory.knowledge.retrieval.kin_far_words import FAR_WORDS, joined_kin
 
 __all__ = ["FAMILY", "KIN_WORDS", "MARRIAGE", "TIES", "asks_kin", "kin_of", "kin_words"]
 
@@ -84,6 +86,8 @@ KIN_WORDS: dict[str, tuple[str, str | None]] = {
     **_words("full-siblings", None, "fullsibling", "fullsiblings"),
     **_words("full-siblings", "male", "fullbrother", "fullbrothers"),
     **_words("full-siblings", "female", "fullsister", "fullsisters"),
+    # "great-grandmother", "stepmother", "father-in-law" (`kin_far`), joined by `kin_words`.
+    **FAR_WORDS,
 }
 #: What a wedding or a marriage is called in a question or an event's name ("when did A and B get married").
 MARRIAGE = re.compile(
@@ -102,7 +106,7 @@ def kin_words(question: str) -> list[str]:
     """Return a question's words with a kin word of two as one ("half-brother": "halfbrother", "old man":
     "oldman")."""
     joined: list[str] = []
-    for word in _WORD.findall(question.casefold().replace("’", "'")):
+    for word in _WORD.findall(joined_kin(question.casefold().replace("’", "'"))):
         if joined and joined[-1] in _JOINED and f"{joined[-1]}{word}" in KIN_WORDS:
             joined[-1] = f"{joined[-1]}{word}"
         else:
@@ -232,6 +236,10 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         ties[tie] = [s for s in siblings if len(shared.get(s, ())) == count]
     for tie, declared in (await declared_kin(cards, entity_id)).items():  # kin a file says outright
         ties[tie] = [i for i in dict.fromkeys([*ties[tie], *declared]) if i != entity_id]
+    far = await far_kin(cards, entity_id, ties)
+    for tie, ids in far.ties.items():
+        near = (*ties.get("siblings", ()), entity_id) if tie == "cousins" else (entity_id,)
+        ties[tie] = [i for i in dict.fromkeys([*ties.get(tie, ()), *ids]) if i not in near]
     told = [*cards.story.get(entity_id, ()), *cards.story_children.get(entity_id, ())]
     for other in {i for ids in ties.values() for i in ids} | set(told):
         await cards.card(other)  # the sex of each one named is on their own card
@@ -268,6 +276,8 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         married_order=tuple(sorted(order, key=lambda name: order[name])),
         shared={cards.names[s]: tuple(cards.names[p] for p in ps) for s, ps in shared.items()},
         parents_married=await _parents_married(cards, parents, words),
+        via={t: {cards.names[i]: how for i, how in said.items()} for t, said in far.via.items()},
+        sides={t: {cards.names[i]: cards.names[p] for i, p in by.items()} for t, by in far.sides.items()},
     )
 
 

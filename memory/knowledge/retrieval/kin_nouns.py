@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from memory.knowledge.retrieval.kin_far_words import FAR_NOUNS
+
 __all__ = ["NOUNS", "either", "tie_noun"]
 
 #: Each tie's nouns: (singular, plural) for either sex, then for male and female, then "either" in words.
@@ -47,6 +49,7 @@ NOUNS: dict[str, tuple[tuple[str, str], tuple[str, str], tuple[str, str], str]] 
         ("full sister", "full sisters"),
         "full brother or full sister",
     ),
+    **FAR_NOUNS,  # "great-grandmother", "stepmother", "father-in-law" (`kin_far`)
 }
 
 

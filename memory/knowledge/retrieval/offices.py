@@ -42,12 +42,30 @@ _SCORE = 88.0
 
 _WHO = r"^\s*who\s+"
 _NEIGHBOUR = r"(?P<dir>before|after|preceded|succeeded|came\s+before|came\s+after)"
+#: The office a neighbour is asked in: "who preceded Aldous Brack *as High Steward*".
+_AS_TITLE = r"(?:\s+as\s+(?:the\s+)?(?P<title>.+))?$"
 #: The forms an office is asked in: (pattern, the form's name). `title` the office's words, `who` a holder named,
 #: `year` a year, `event` an event named.
 _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(_WHO + r"(?:succeeded|came\s+after|followed)\s+(?P<who>.+)$"), "after"),
-    (re.compile(_WHO + r"(?:preceded|came\s+before)\s+(?P<who>.+)$"), "before"),
-    (re.compile(_WHO + r"(?:is|was)\s+(?P<who>.+?)(?:'s|s'|')\s+(?P<dir>successor|predecessor)$"), "whose"),
+    (re.compile(_WHO + r"(?:succeeded|came\s+after|followed)\s+(?P<who>.+?)" + _AS_TITLE), "after"),
+    (re.compile(_WHO + r"(?:preceded|came\s+before)\s+(?P<who>.+?)" + _AS_TITLE), "before"),
+    (
+        re.compile(
+            _WHO + r"(?:is|was)\s+(?P<who>.+?)(?:'s|s'|')\s+(?P<dir>successor|predecessor)" + _AS_TITLE
+        ),
+        "whose",
+    ),
+    (
+        re.compile(_WHO + r"(?:is|was)\s+the\s+(?P<order>first|earliest|last|latest)\s+(?P<title>.+)$"),
+        "order",
+    ),
+    (
+        re.compile(
+            _WHO + r"(?:has|have)\s+(?:ever\s+)?(?:held|been|served\s+as)\s+(?:the\s+)?"
+            r"(?:(?:office|title|post|seat)\s+of\s+(?:the\s+)?)?(?P<title>.+)$"
+        ),
+        "all",
+    ),
     (
         re.compile(
             _WHO
@@ -83,8 +101,8 @@ def _folded(question: str) -> str:
 
 
 def asked_office(question: str) -> tuple[str, dict[str, str]] | None:
-    """Return the form an office question asks in ("after", "before", "whose", "neighbour", "year", "event",
-    "held") and its parts, or None."""
+    """Return the form an office question asks in ("after", "before", "whose", "order", "all", "neighbour",
+    "year", "event", "held") and its parts, or None."""
     folded = _folded(question)
     held = _HELD.match(folded)
     if held:
@@ -180,7 +198,8 @@ async def _holders(reader: CanonReader, title: str, have: set[int]) -> list[Enti
     if not bare:
         return []
     found: list[EntityMatch] = []
-    for statement in await facts_holding(reader, (HELD_TITLE,), [bare]):
+    # Each word held, not the words run together: "Warden of the Ford" is held by the words of "warden of ford".
+    for statement in await facts_holding(reader, (HELD_TITLE,), bare.split()):
         value = statement.value or ""
         if bare_title(value) != bare or statement.subject_id in have or len(found) >= _MOST:
             continue

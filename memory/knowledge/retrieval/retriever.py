@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
@@ -21,11 +22,13 @@ from memory.knowledge.disagreements import Policy, mark_disagreements
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.repository import SourceLite, retrievable, split_lineage_sources
 from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
+from memory.knowledge.retrieval.asking_intent import without_intent
 from memory.knowledge.retrieval.assemble import Found, assemble
 from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entities import EntityFinder
+from memory.knowledge.retrieval.kept_chunks import KeptChunks
 from memory.knowledge.retrieval.question_reads import KeptReads, Reads
 from memory.knowledge.retrieval.semantic import SemanticSearch
 from memory.knowledge.retrieval.words import TypoFixer, campaigns_of, corrected, scale_words
@@ -60,6 +63,8 @@ class Retriever(CampaignReads):
         self._campaigns = {}
         #: What questions read that holds until something shown is written (`question_reads`).
         self.kept = KeptReads(db)
+        #: The chunks questions' reranks read, kept the same way (`kept_chunks`).
+        self.kept_chunks = KeptChunks()
 
     async def reads(self) -> Reads:
         """Return the reads of a new question: what earlier questions read is used again while nothing shown was
@@ -116,6 +121,7 @@ class Retriever(CampaignReads):
                 (reads, ahead),
             )
             found.secret = secret
+            found.chunks = partial(self.kept_chunks.rows, mark=reads.mark)
             await self._for_coverage(session, found, question, config)
             mark = time.perf_counter()
             answer = await assemble(
@@ -271,9 +277,10 @@ class Retriever(CampaignReads):
         reads: Reads | None = None,
     ) -> str:
         """Return the question with its misspelt asking words read right ("marrid" as "married",
-        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), and its
-        time words dropped ("where does she live now": canon's answer is today's, `asking.as_of_today`)."""
-        question = as_of_today(were_where(question))
+        `retrieval.asking`), but for a word of a name or a source the viewer may read ("mary" with a Mary), its
+        time words dropped ("where does she live now": canon's answer is today's, `asking.as_of_today`), and the
+        asker's character's wish before the deed asked about ("my rogue wants to ...", `asking_intent`)."""
+        question = without_intent(as_of_today(were_where(question)))
         found = misspelt(question)
         if not found:
             return question

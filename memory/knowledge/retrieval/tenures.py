@@ -17,12 +17,13 @@ from collections.abc import Sequence
 from canon.graph.reader import CanonReader, facts_holding
 from canon.models import EntityCard, Validity
 from canon.wording import PLAIN, Wording
+from canon.wording.tense import dated_span
 from memory.knowledge.answer_models import Hold
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.offices import HELD_TITLE
 
-__all__ = ["HELD_TIES", "asks_tenure", "card_holds", "dated_span", "tenure_holders"]
+__all__ = ["HELD_TIES", "asks_tenure", "card_holds", "tenure_holders"]
 
 #: The ties held for a span, from the holder to what is held.
 HELD_TIES = ("LEADS", "RULES", "POSSESSES")
@@ -43,21 +44,6 @@ def asks_tenure(question: str) -> bool:
     """Return whether a question asks who led, ruled or held something, or when ("who led X before Y")."""
     folded = " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
     return bool(re.match(r"^\s*(?:who|whom|how\s+long)\b", folded)) and _ASKS.search(folded) is not None
-
-
-def _key(words: Wording, text: str | None, key: int | None) -> int | None:
-    return key if text and words.dated(text) else None
-
-
-def dated_span(words: Wording, v: Validity, now: int | None) -> tuple[int | None, int | None, bool, bool]:
-    """Return a tie's start and end keys as the asker may read them (a date in an era hidden from them is no
-    date), whether it is over (ended by today, or ended at all when the story has no date) and whether it holds
-    today."""
-    start = _key(words, v.world_from, v.world_from_key)
-    end = _key(words, v.world_until, v.world_until_key)
-    ended = (end is not None and (now is None or end <= now)) or (now is None and v.world_until is not None)
-    begun = start is None or now is None or start <= now
-    return start, end, ended, begun and not ended
 
 
 def card_holds(card: EntityCard, words: Wording = PLAIN, now: int | None = None) -> tuple[Hold, ...]:

@@ -9,7 +9,8 @@ six letters or more close to none of those is read as the closest word of the re
 swap, or a letter added or dropped: a changed letter there too often makes another word), the more frequent when
 several are (`memory.knowledge.retrieval.vocabulary`: "posion" -> "poison"), except in a campaign above
 `large_campaign_chunks`, whose chunks are not read whole. Only the allowed sources are looked at, so no typo is
-"corrected" towards a word only a hidden source (or a GM-only section the asker may not read) contains.
+"corrected" towards a word only a hidden source (or a GM-only section the asker may not read) contains. A word
+typed without its vowels ("spd", "hvy") is read as the books' word it is the consonants of (`unvowelled`).
 
 Large campaigns. bm25 scores every chunk that has any query word: a word found in a quarter of 100,000 chunks
 costs hundreds of milliseconds and adds almost nothing to the ranking (its idf is tiny). Above
@@ -34,6 +35,7 @@ from memory.knowledge.question import FIELD_WORDS
 from memory.knowledge.repository import SourceLite, chunk_words_texts, heading_texts
 from memory.knowledge.retrieval.candidates import CandidateLists
 from memory.knowledge.retrieval.config import SearchConfig
+from memory.knowledge.retrieval.unvowelled import is_unvowelled, unvowelled
 from memory.knowledge.retrieval.vocabulary import Vocabulary
 
 _WORD = re.compile(r"[^\W\d_]+")
@@ -194,7 +196,7 @@ class TypoFixer:
     ) -> dict[str, str]:
         """Return {misspelt word: the campaign's word} for question words found nowhere in the allowed sources:
         a heading word or a field's word first, then any word of the readable chunks (see the docstring)."""
-        candidates = [w for w in words if len(w) >= 4 and w.isalpha()]
+        candidates = [w for w in words if (len(w) >= 4 and w.isalpha()) or is_unvowelled(w)]
         if not candidates:
             return {}
         vocabulary = await self.vocabulary(session, allowed, unseen)
@@ -204,9 +206,12 @@ class TypoFixer:
         for word in candidates:
             if word in known or (everything is not None and word in everything):
                 continue
+            # "spd", "hvy": a word typed without its vowels (`unvowelled`), before any slip.
+            meant = unvowelled(word, vocabulary, everything.frequencies if everything is not None else None)
             pool = [v for v in vocabulary if v[0] == word[0] and abs(len(v) - len(word)) <= 3]
-            found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
-            meant = found[0] if found is not None else one_slip(word, pool)
+            if meant is None and len(word) >= 4:
+                found = process.extractOne(word, pool, scorer=fuzz.ratio, score_cutoff=config.typo_cutoff)
+                meant = found[0] if found is not None else one_slip(word, pool)
             if meant is None and everything is not None:
                 meant = everything.closest(word, fits=_slip_in_text)
             if meant is None:
@@ -245,15 +250,32 @@ class TypoFixer:
         vocabulary = set(await self.vocabulary(session, allowed, unseen))
         named = {w for name in names for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())}
         words = _WORD.findall(unicodedata.normalize("NFKC", question).casefold().replace("’", "'"))
-        missing: list[str] = []
-        for word in dict.fromkeys(words):
-            if len(word) < 4 or word in fulltext.STOPWORDS or word in vocabulary or word in named:
-                continue
-            if word in corrections:
-                continue
-            if not await self.exists(session, word, allowed, unseen):
-                missing.append(word)
-        return missing
+        asked = [
+            word
+            for word in dict.fromkeys(words)
+            if len(word) >= 4
+            and not any(word in skipped for skipped in (fulltext.STOPWORDS, vocabulary, named, corrections))
+        ]
+        await self._look_up(session, asked, allowed, unseen)
+        return [word for word in asked if not await self.exists(session, word, allowed, unseen)]
+
+    async def _look_up(
+        self,
+        session: AsyncSession,
+        words: Sequence[str],
+        allowed: dict[int, SourceLite],
+        unseen: frozenset[int],
+    ) -> None:
+        """Keep whether each word not kept yet is in the allowed sources (`exists`), read in one statement."""
+        key = _key(allowed, unseen)
+        new = [w for w in words if (key, w) not in self._exists]
+        if len(new) < 2:
+            return  # one word: `exists` reads it as it is
+        found = await fulltext.words_existing(
+            session, new, list(allowed), campaigns=campaigns_of(allowed), without=sorted(unseen)
+        )
+        for word in new:
+            _keep(self._exists, (key, word), word in found, _EXISTS_CACHE)
 
 
 def _key(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> tuple[tuple[int, ...], ...]:

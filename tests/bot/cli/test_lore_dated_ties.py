@@ -137,3 +137,21 @@ def test_a_tie_s_bad_date_or_an_end_before_its_start_is_refused_at_its_line(
     assert "line 6, column 19: this tie is dated otherwise than on line 4" in said, said
     card = cli.invoke(app, ["canon", "entity", "Wenna Dray", "-c", CAMPAIGN, "--as", "gm"]).output
     assert "Wenna Dray (" not in card, card
+
+
+def test_a_card_says_a_tie_that_is_over_in_the_past_and_one_that_holds_in_the_present(cli: CliRunner) -> None:
+    card = cli.invoke(app, ["canon", "entity", "Mara Quell", "-c", CAMPAIGN]).output
+    assert f"Mara Quell was an ally of Hale Brun (from year 605 to 618 {TR})" in card, card
+    assert f"Mara Quell was an enemy of Dunstan Reed (from 3 Thaw, year 612 {TR} to year 620 {TR})" in card, (
+        card
+    )
+    assert f"Mara Quell is a rival of Osric Vane (since year 610 {TR})" in card, card
+    assert "Mara Quell is a friend of Cole Brun" in card, card
+    # From the other end, and as of a year the ties still held: the present.
+    assert (
+        "Mara Quell was an ally of Hale Brun"
+        in cli.invoke(app, ["canon", "entity", "Hale Brun", "-c", CAMPAIGN]).output
+    )
+    then = cli.invoke(app, ["canon", "entity", "Mara Quell", "-c", CAMPAIGN, "--as-of", "615 TR"]).output
+    assert f"Mara Quell is an ally of Hale Brun (from year 605 to 618 {TR})" in then, then
+    assert "Mara Quell is an enemy of Dunstan Reed" in then and " was " not in then, then

@@ -50,7 +50,7 @@ READS = {
     "is ilse marr's husband still alive": "Nothing the table knows names a husband of Ilse Marr.",
     "how old is tomas reeds wife": "Nothing the table knows names a wife of Tomas Reed.",
     # Who the relative is, and nothing more: the kin answer, as before.
-    "who is corin's mother": "Nothing the table knows names a mother of Corin Vale; Corin Vale's parent is Pell Varn.",
+    "who is corin's mother": "Nothing the table knows names a mother of Corin Vale; Corin Vale's father is Pell Varn.",
     "who is liras mum": "Lira Reed's mother is Ilse Marr.",
 }
 

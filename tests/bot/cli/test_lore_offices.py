@@ -158,7 +158,7 @@ def test_a_span_kept_for_the_gm_reads_to_a_player_as_never_written(
     assert not any("670" in answer or "Sefton Gale was" in answer for answer in player.values()), player
     assert player[SECRET_ASKED[0]] == (
         f"Nothing the table knows says who was {STEWARD} before Osmund Quarrendon; Osmund Quarrendon held it "
-        f"{OSMUND_SPAN}. [1]"
+        f"{OSMUND_SPAN}, the first High Steward the table knows of. [1]"
     )
     gm = ask_world(cli, tmp_path, CAMPAIGN, SECRET_ASKED[:2], gm=True, citations=False)
     assert gm == {

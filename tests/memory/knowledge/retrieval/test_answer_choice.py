@@ -182,3 +182,23 @@ def test_a_thing_described_by_what_it_has_is_named_in_the_answer() -> None:
     )
     said = reply(analyse("orb with three eyes each looking through a different wall"), [], [orb])
     assert said.known and said.text.startswith("Orb of Far Sight: ")
+
+
+# A war machine of a mecha game: a stat line and an attack block, both named by a question about the attack.
+WALKER = passage(
+    "## Siege Walker\n\n*Colossal war machine*\n\n"
+    "- **Saving Throws** Reflex +2, Will +1\n- **Plating** 18\n\n"
+    "***Flame Lance.*** The walker sprays burning oil in a 30-foot line. Each creature in that line must make a "
+    "DC 15 Reflex saving throw, taking 22 (4d10) fire damage on a failure.",
+    "War Machines",
+    "Siege Walker",
+    chunk_id=9,
+)
+
+
+def test_of_two_blocks_a_question_names_the_one_saying_what_it_asks_answers() -> None:
+    found = from_first(
+        analyse("siege walker: what's the DC on the reflex saving throw vs its flame lance?"), [WALKER], 1
+    )
+    assert found is not None and found.block == "Flame Lance", found
+    assert any("DC 15" in s for s in found.sentences)

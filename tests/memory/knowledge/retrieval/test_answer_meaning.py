@@ -189,3 +189,21 @@ def test_the_closest_sentence_is_read_against_the_question_as_typed() -> None:
     assert fixed.similarities("how high can jumb jets leap", line) == MEANING.similarities(
         "how high can jumb jets leap", line
     )
+
+
+def test_a_text_the_search_embedded_is_read_from_its_vectors_not_embedded_again() -> None:
+    counting = CountingEmbedder()
+    question = "how fast does a frame tow"
+    line = "Towing halves a frame's speed."
+    searched = {question: EMBEDDER.embed_query(question)}
+    given = MeaningReader(counting).reading(known=searched).similarities(question, [line])
+    assert counting.texts == [line]
+    # The same similarity as the question embedded with the line.
+    assert given == MeaningReader(EMBEDDER).reading().similarities(question, [line])
+
+
+def test_a_text_the_search_did_not_embed_is_embedded() -> None:
+    counting = CountingEmbedder()
+    searched = {"another question": EMBEDDER.embed_query("another question")}
+    MeaningReader(counting).reading(known=searched).similarities("towing speed", ["Towing halves speed."])
+    assert counting.texts == ["towing speed", "Towing halves speed."]

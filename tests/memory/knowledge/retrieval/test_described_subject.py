@@ -6,12 +6,14 @@ The book here is a coastal almanac of sea-folk and shore-beasts, its own words, 
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
+from typing import Any
 
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
-from memory.knowledge.ask_described import by_description
+from memory.knowledge.ask_described import SearchedEarly, by_description
 from memory.knowledge.models import Answer, LoreResult, RetrievalTrace
 from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval.described_subject import named, split
@@ -258,3 +260,74 @@ async def test_nothing_is_named_or_answered_from_a_description_the_searches_do_n
     assert await by_description(question, {}, agreeing, reply, first) is None
     unasked = analyse("which hag curdles milk with a glance?", {})
     assert await by_description(unasked, {}, agreeing, reply, first) is None
+
+
+async def test_the_description_is_searched_once_begun_before_the_whole_answer_is_read() -> None:
+    question = analyse("what's the threat of the hag that curdles milk with a glance?", {})
+    searches: list[str] = []
+    began = asyncio.Event()
+
+    async def search(text: str) -> Answer:
+        searches.append(text)
+        began.set()
+        return searched([ranked(SALTCRONE, 1, 1), ranked(TOLLKEEPER, 2, 2)])
+
+    early = SearchedEarly.of(question, {}, search)
+    assert early is not None
+    await asyncio.wait_for(began.wait(), 1)  # begun before anything asks for it
+    assert searches == [analyse("the hag that curdles milk with a glance", {}).search_text]
+
+    async def reply(of: Question, found: Answer) -> ShortAnswer:
+        return quoting("Saltcrone's threat is Grim. [1]", SALTCRONE.chunk_id)
+
+    first = searched([TOLLKEEPER, SALTCRONE], quoting("Nothing is known.", None))
+    answer = await by_description(question, {}, early, reply, first)
+    await early.settled()
+    assert answer is not None and answer.reply is not None
+    assert answer.reply.text == "Saltcrone's threat is Grim. [1]"
+    assert len(searches) == 1  # the early search's answer, not a second search
+    assert await early("another text") is not None and searches[-1] == "another text"
+
+
+async def test_an_early_search_unread_or_failed_ends_with_the_answer() -> None:
+    async def failing(text: str) -> Answer:
+        raise RuntimeError("the index is gone")
+
+    early = SearchedEarly.of(
+        analyse("what's the threat of the hag that curdles milk with a glance?", {}), {}, failing
+    )
+    assert early is not None
+    await early.settled()  # its failure is not the answer's: the description was not needed
+    assert early.task.done()
+    assert SearchedEarly.of(analyse("what's the saltcrone's threat?", {}), {}, failing) is None
+
+
+async def test_a_described_things_question_asked_in_full_begins_its_description_search_early(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path)
+    campaign = await new_campaign(db, "Drowned Coast")
+    await service.import_bytes(campaign, "almanac.md", ALMANAC.encode())
+    order: list[str] = []
+    search, reply = service.answers.retriever.search, service.answers._reply
+
+    async def searching(campaign_id: int, text: str, **options: Any) -> Answer:
+        order.append(f"search {text}")
+        return await search(campaign_id, text, **options)
+
+    async def replying(asked: Question, answer: Answer, reads: Any = None) -> ShortAnswer:
+        said = await reply(asked, answer, reads)
+        order.append(f"replied {asked.text}")
+        return said
+
+    service.answers.retriever.search = searching  # type: ignore[method-assign]
+    service.answers._reply = replying  # type: ignore[method-assign]
+    answer = await service.ask(
+        campaign, "what's the threat of the hag that curdles milk with a glance?", viewer=Viewer.PLAYER
+    )
+    assert answer.reply is not None and "Grim" in answer.reply.text
+    # The description's search ran while the whole question's answer was read.
+    assert [step.split()[0] for step in order] == ["search", "search", "replied", "replied"]
+    assert order[1] == "search the hag that curdles milk with a glance" and order[2].startswith(
+        "replied what is the threat of the hag"
+    )

@@ -88,3 +88,18 @@ async def test_a_misspelt_comparison_part_is_embedded_as_its_search_corrects_it(
     asked = [text for call in counting.calls for text in call]
     assert not any("trol " in f"{text} " for text in asked)  # never the misspelling
     assert len(asked) == len(set(asked))  # nothing embedded twice
+
+
+async def test_the_meaning_check_reads_the_question_from_the_search_vectors(
+    db: Database, tmp_path: Path
+) -> None:
+    counting, service, campaign = await _world(db, tmp_path)
+    question = "what does the ogre fight with"
+    answer = await service.ask(  # type: ignore[attr-defined]
+        campaign, question, viewer=Viewer.PLAYER, record=False
+    )
+
+    # The answer holds one of the question's words: its meaning is read, under its heading, beside the question's
+    # vector the search embedded (not embedded a second time).
+    assert counting.calls == [[question], ["Ogre: An ogre has 59 hit points and swings a greatclub."]]
+    assert answer.reply is not None and "greatclub" in answer.reply.text
