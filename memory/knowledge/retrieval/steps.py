@@ -26,6 +26,7 @@ from memory.knowledge.retrieval.answer_kin import ASKING, tie_said
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.kin import KIN_WORDS, kin_of
+from memory.knowledge.retrieval.kin_far_words import joined_kin, typed_kin
 from memory.knowledge.retrieval.kin_hop import kin_hop
 
 __all__ = ["Step", "inner_step", "owner_of", "stepped"]
@@ -121,12 +122,13 @@ async def inner_step(reader: CanonReader, question: str, named: Sequence[EntityM
     hop = await kin_hop(reader, folded, named, owner_of)  # "how old is corins mum": of whom canon says is
     if hop is not None:
         return Step(span=hop.span, said=hop.said, found=hop.found)
-    match = _GROUP_OF.search(folded) or _OWNED.search(folded)
+    joined = joined_kin(folded)  # "tove's great-grandmother", "nessa's father-in-law": one word each
+    match = _GROUP_OF.search(folded) or _OWNED.search(joined)
     if match is None and (kin_of_match := _kin_of(folded)) is not None:
         return await _kin_of_step(reader, kin_of_match, named)
     if match is None:
-        kin = _KIN_OWNED.search(folded)
-        return await _kin_step(reader, folded, kin, named) if kin is not None else None
+        kin = _KIN_OWNED.search(joined)
+        return await _kin_step(reader, joined, kin, named, folded) if kin is not None else None
     owner = await owner_of(reader, match["owner"], named)
     if owner is None:
         return None
@@ -189,7 +191,7 @@ async def _kin_of_step(
 
 
 async def _kin_step(
-    reader: CanonReader, folded: str, match: re.Match[str], named: Sequence[EntityMatch]
+    reader: CanonReader, folded: str, match: re.Match[str], named: Sequence[EntityMatch], typed: str
 ) -> Step | None:
     """Return the kin a word two steps out or as the table types it asks ("Tove's grandmother", "Bram's dad"), as
     the asker may see them (`retrieval.kin`), or None. A question asking the kin alone ("who is Tove's uncle") is
@@ -204,7 +206,10 @@ async def _kin_step(
     )
     if not title and all(w in ASKING for w in rest):
         return None
-    return await _told_kin(reader, owner_id, title, match["word"], f"{words}'s {match['word']}")
+    # The words as typed ("great-grandmother"), which the answer puts the relative's name in place of.
+    span = re.search(rf"{re.escape(words)}(?:'s|s'|')\s+{typed_kin(match['word'])}", typed)
+    said = span.group(0) if span else f"{words}'s {match['word']}"
+    return await _told_kin(reader, owner_id, title, match["word"], said)
 
 
 async def _told_kin(reader: CanonReader, owner_id: int, title: str, word: str, span: str) -> Step | None:

@@ -339,3 +339,15 @@ def test_an_office_asked_before_its_first_holder_names_no_one(cli: CliRunner, tm
         "Who was Warden of the Ford before Aldous Brannock?": "Before Aldous Brannock, Hale Orrin was Warden of"
         " the Ford (from year 280 to year 300)."
     }
+
+
+def test_something_else_asked_of_far_kin_reads_them_first(cli: CliRunner, tmp_path: Path) -> None:
+    reads = {
+        "When was Dov Brannock's great-grandmother born?": "Dov Brannock's great-grandmother is Maren Selwyn"
+        " (through his mother Lark Brannock and her father Corin Brannock); Maren Selwyn was born in year 286.",
+        "When was Nessa's father-in-law born?": "Nessa Brannock's father-in-law is Bram Brannock (her husband Corin"
+        " Brannock's father); Bram Brannock is alive, born in year 280.",
+        "Is Corin's stepmother alive?": "Yes: Corin Brannock's stepmother is Liese Varn (his father Bram Brannock's"
+        " wife); Liese Varn is alive, born in year 290.",
+    }
+    assert _ask(cli, tmp_path, list(reads)) == reads
