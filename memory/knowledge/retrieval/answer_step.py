@@ -21,6 +21,8 @@
    answered by its asking clauses, of the passages the scene names, when its whole reading found nothing; a yes/no
    clause yes or no first (`answer_scene`).
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
+9. a question every rule declined is answered from the first passage when retrieval is sure of it: both searches
+   rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`).
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
@@ -40,6 +42,7 @@ from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_kno
 from memory.knowledge.retrieval.answer_about import listed, titled
 from memory.knowledge.retrieval.answer_change import change_answer
 from memory.knowledge.retrieval.answer_comparison import from_fields
+from memory.knowledge.retrieval.answer_confident import confident
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
@@ -114,6 +117,8 @@ def reply(
             parts, facts, results, lambda p: reply(analyse(p, {}), facts, results, unknown, common, meaning)
         )
     answer = _answered(question, facts, results, unknown, common, meaning)
+    if not answer.known:  # declined, while retrieval is sure of its first passage (`answer_confident`)
+        answer = confident(question, facts, results, unknown) or answer
     return gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
 
 
