@@ -334,6 +334,8 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
             said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
         else:
             said = f"{other.entity_name} is {possessive(owner.entity_name)} {tie_noun(tie, kin.sexes.get(other.entity_name), False)}"
+        how = kin.via.get(held[0], {}).get(other.entity_name)  # "(her father Corin Brannock's adopted son)"
+        said += f" ({how})" if how else ""
         yes = "Yes: " if _YES_NO.match(question) else ""
         return f"{yes}{said}. [{number}]", number
     owner = people[0]

@@ -141,7 +141,10 @@ def test_kin_three_and_four_generations_out_are_said_with_their_chain(cli: CliRu
         "Is Lark Brannock Cedric Selwyn's great-granddaughter?": "Yes: Lark Brannock is Cedric Selwyn's"
         " great-granddaughter.",
         "How are Dov Brannock and Aldous Brannock related?": "Dov Brannock is Aldous Brannock's"
-        " great-great-grandson.",
+        " great-great-grandson (through his son Bram Brannock, his son Corin Brannock and his daughter Lark"
+        " Brannock).",
+        "Are Fenn Brannock and Lark Brannock related?": "Yes: Fenn Brannock is Lark Brannock's brother (her"
+        " father Corin Brannock's adopted son).",
     }
     assert _ask(cli, tmp_path, list(reads)) == reads
 
