@@ -3,9 +3,9 @@
 - great-grandparents and great-grandchildren, any number of "great"s out (`far_tie`): the parents' parents'
   parents, and so on; great-uncles and great-aunts (a grandparent's siblings), great-nephews and great-nieces (a
   sibling's grandchildren);
-- kin through a child taken in (ADOPTIVE_PARENT_OF): an adoptive parent's parents are grandparents, their other
-  children brothers and sisters, their siblings uncles and aunts; said by the chain ("through his adoptive father
-  Corin Brannock");
+- kin through a child taken in (ADOPTIVE_PARENT_OF): an adopted child is a child, "by adoption"; an adoptive
+  parent's parents are grandparents, their other children brothers and sisters, their siblings uncles and aunts;
+  said by the chain ("through his adoptive father Corin Brannock");
 - step-parents (a parent's spouse who is no parent), step-children (a spouse's child who is no child);
 - in-laws: a spouse's parents, a child's spouse, a spouse's sibling and a sibling's spouse.
 
@@ -26,6 +26,8 @@ __all__ = ["MOST_GREATS", "FarKin", "far_kin", "far_tie"]
 
 #: How many "great"s out the walk goes (a great-great-great-grandparent).
 MOST_GREATS = 3
+#: The most people of one generation walked on (a great house's descendants: the cards read stay few).
+_WIDEST = 48
 
 #: A step's nouns by the sex of the one stepped to (male, female, not said).
 _STEP_NOUNS: dict[str, tuple[str, str, str]] = {
@@ -107,6 +109,9 @@ async def far_kin(cards: _Cards, me: int, near: dict[str, list[int]]) -> FarKin:
     children = near.get("children", [])
     await _generations(cards, me, far, up=True)
     await _generations(cards, me, far, up=False)
+    for child in await _adopted(cards, me):
+        if child not in children:
+            far.add("children", child, "by adoption")
     for child in await _down(cards, me):
         for grand in await _down(cards, child):
             adopted = grand not in await cards.children(child)
@@ -159,7 +164,7 @@ async def _generations(cards: _Cards, me: int, far: FarKin, *, up: bool) -> None
                     else ("adoptive parent" if up else "adopted child")
                 )
                 following.append((other, (*path, (kind, other))))
-        layer = following
+        layer = following[:_WIDEST]
         if steps < 3:
             continue
         tie = far_tie(steps, up)

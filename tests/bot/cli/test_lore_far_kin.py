@@ -186,6 +186,13 @@ def test_a_child_taken_in_has_the_adoptive_family_said_by_adoption(cli: CliRunne
         "Who is Fenn's aunt?": "Fenn Brannock's aunt is Petra Brannock (through his adoptive father Corin Brannock).",
         "Who is Lark Brannock's brother?": "Lark Brannock's brother is Fenn Brannock (her father Corin Brannock's"
         " adopted son).",
+        "Who are Corin Brannock's children?": "Corin Brannock's children are Lark Brannock, and Fenn Brannock (by"
+        " adoption).",
+        "Does Nessa Brannock have a son?": "Yes: Nessa Brannock's son is Fenn Brannock (by adoption).",
+        "Who is Fenn's adoptive grandfather?": "Fenn Brannock's grandfather is Bram Brannock (through his adoptive"
+        " father Corin Brannock).",
+        "Who is Lark's adoptive grandfather?": "Nothing the table knows names a grandfather of Lark Brannock by"
+        " adoption.",
         "Who are Bram Brannock's grandchildren?": "Bram Brannock's grandchildren are Lark Brannock, and Fenn"
         " Brannock (through his son Corin Brannock, by adoption).",
     }

@@ -45,6 +45,15 @@ def test_the_askers_wish_opening_a_sentence_or_a_clause_is_left_out() -> None:
     )
 
 
+def test_a_wish_to_know_leaves_what_is_asked() -> None:
+    assert without_intent("I want to know who issues a pilot's licence") == "who issues a pilot's licence"
+    assert (
+        without_intent("my pilot wants to find out how deep a void pocket is") == "how deep a void pocket is"
+    )
+    # Not before a question word: what they want to learn stays as said.
+    assert without_intent("i want to learn about void pockets") == "learn about void pockets"
+
+
 def test_a_wish_the_question_asks_about_stays() -> None:
     # Inside the question, the wish is what is asked: "what do I need to ...", "do I want to ...".
     assert without_intent("what do I need to fly a shuttle?") == "what do I need to fly a shuttle?"
