@@ -100,3 +100,13 @@ def test_an_amount_asked_is_answered_only_by_a_sentence_saying_one() -> None:
         analyse("how many paces does the seawater lantern light reach"), [], [ranked(LANTERN)], []
     )
     assert far is not None and "30 paces" in far.text
+
+
+def test_one_word_of_a_name_the_passage_never_says_keeps_a_namesake_out() -> None:
+    # "storm" is a word of the books (the vent's entry says it), but the lantern's entry never does: a storm
+    # lantern is another thing than the Tide Lantern, though every other word asked is the Tide Lantern's.
+    gale = passage("### Gale\n\nA storm blows out every open flame.", "Hazards", "Gale", chunk_id=4)
+    asked = analyse("storm lantern light reach in paces?")
+    found = confidence(asked, [ranked(LANTERN), gale], [])
+    assert found is not None and found.share < 1 and not sure(found)
+    assert not reply(asked, [], [ranked(LANTERN), gale]).known
