@@ -84,6 +84,9 @@ characters:
   - {name: Gideon Rusk, sex: male, born: 278, visibility: gm_only, parents: [Marta Rusk]}
   - name: Hale Orrin
     titles: [{title: Warden of the Ford, from: 280, to: 300, gm_only: true}]
+  - {name: Old Vane, sex: male, born: 260}
+  - {name: Sera Vane, sex: female, born: 300, parents: [Old Vane], gm_only: [parents]}
+  - {name: Tam Vane, sex: male, born: 330, parents: [Sera Vane]}
   - name: Wren Dunning
     sex: female
     born: 310
@@ -102,6 +105,9 @@ characters:
   - {name: Kit Dunning, sex: male, born: 340, parents: [Wren Dunning]}
   - {name: Master Halloran, sex: male, ties: [{name: Corin Brannock, is: apprentice}]}
   - {name: Hale Orrin}
+  - {name: Old Vane, sex: male, born: 260}
+  - {name: Sera Vane, sex: female, born: 300}
+  - {name: Tam Vane, sex: male, born: 330, parents: [Sera Vane]}
 """
 
 
@@ -233,6 +239,11 @@ THROUGH_HIDDEN = [
     "Who was Warden of the Ford in 290?",
     "Who has held the office of Warden of the Ford?",
     "Who was Hale Orrin's successor?",
+    # A public person behind a tie the GM keeps.
+    "Who is Tam Vane's grandfather?",
+    "Who is Tam Vane's maternal grandfather?",
+    "Who are Old Vane's grandchildren?",
+    "How are Tam Vane and Old Vane related?",
 ]
 
 
@@ -246,7 +257,11 @@ def test_a_chain_through_a_gm_only_person_reads_to_a_player_as_if_never_written(
     assert hidden["Who is Wren Dunning's paternal grandmother?"] == (
         "Wren Dunning's grandmother on her father's side is Edda Dunning."
     )
+    assert "Old Vane" not in hidden["Who is Tam Vane's grandfather?"]
     gm = _ask(cli, tmp_path, THROUGH_HIDDEN, gm=True)
+    assert gm["Who is Tam Vane's maternal grandfather?"] == (
+        "Tam Vane's grandfather on his mother's side is Old Vane."
+    )
     assert gm["Who is Kit Dunning's great-grandmother?"] == (
         "Kit Dunning's great-grandmothers are Marta Rusk (through his mother Wren Dunning and her father Gideon"
         " Rusk), and Gwenna Brannock (through his mother Wren Dunning and her mother Ysolde Dunning)."
