@@ -16,7 +16,7 @@ from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.kin_far_words import with_via
 from memory.knowledge.retrieval.kin_nouns import tie_noun
 
-__all__ = ["listing", "marked", "undecided", "which_sibling"]
+__all__ = ["adopted_sibling", "listing", "marked", "undecided", "which_sibling"]
 
 
 def listing(name: str, kin: Kin, tie: str, sex: str | None, names: Sequence[str]) -> str:
@@ -47,9 +47,18 @@ def undecided(kin: Kin, tie: str, sex: str | None) -> list[str]:
     rest = [
         n
         for n in kin.ties.get("siblings", ())
-        if n not in decided and (sex is None or kin.sexes.get(n) in (sex, None))
+        if n not in decided
+        and not adopted_sibling(kin, n)
+        and (sex is None or kin.sexes.get(n) in (sex, None))
     ]
     return [f"canon does not say whether {n} is a full or a half {_sibling(kin, n)}" for n in rest]
+
+
+def adopted_sibling(kin: Kin, name: str) -> str:
+    """Return the chain a sibling by adoption is through ("her father Edric Corrow's adopted son"; `kin_far`
+    walks only those by adoption among siblings), or "" of a sibling by birth."""
+    via = kin.via.get("siblings", {}).get(name, "")
+    return via if "adopt" in via else ""
 
 
 def _sibling(kin: Kin, name: str) -> str:
@@ -69,6 +78,11 @@ def which_sibling(name: str, them: str, kin: Kin, tie: str) -> str:
         lead = "No: " if tie == "half-siblings" else "Yes: "
         return f"{lead}{them} is {possessive(name)} {noun}: both are children of {names_list(shared)}"
     said = f"{them} is {possessive(name)} {_sibling(kin, them)}"
+    by_adoption = adopted_sibling(kin, them)
+    if by_adoption and tie != "siblings":  # no parent shared by birth: neither a full nor a half sibling
+        lead = "No: " if tie in ("half-siblings", "full-siblings") else ""
+        said = f"{them} is {possessive(name)} adoptive {_sibling(kin, them)} ({by_adoption})"
+        return f"{lead}{said}: they share no parent by birth"
     if tie == "siblings":
         return f"Yes: {said}"
     return f"{said}; canon does not say whether a full or a half {_sibling(kin, them)}"

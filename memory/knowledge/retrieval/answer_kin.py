@@ -27,6 +27,7 @@ from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
 from memory.knowledge.retrieval.kin_sides import asked_side, on_side, said_on_side
 from memory.knowledge.retrieval.kin_told import described_tie
+from memory.knowledge.retrieval.kin_unknown import far_unknown
 
 __all__ = ["ASKING", "family_answer", "kin_answer", "people_named", "tie_noun", "tie_said"]
 
@@ -169,7 +170,9 @@ def _kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     rumours = believed(owner.entity_name, owner.kin, tie, sex) if tie in ("parents", "children") else []
     kin = plain_ties(owner.kin, tie) if rumours else owner.kin
     listed = _listed(question, owner, kin, tie, sex) if kin.ties.get(tie) or not rumours else None
-    text = "; ".join([*([listed] if listed else []), *rumours])
+    text = "; ".join([*([listed] if listed else []), *rumours]) or far_unknown(
+        owner.entity_name, kin, tie, sex
+    )
     return (f"{text}. [{number}]", number) if text else None
 
 
