@@ -32,7 +32,7 @@ from bot.cli.knowledge import canon_known, canon_reveal, canon_unreveal
 
 if TYPE_CHECKING:
     from canon.campaign_calendar import CampaignCalendar
-    from canon.models import EntityCard, StatementView
+    from canon.models import EntityCard, StatementView, Viewer
     from canon.ontology import Ontology
     from canon.wording import Wording
 
@@ -52,9 +52,10 @@ AsOption = Annotated[
 ]
 
 
-def _line(view: StatementView, words: Wording | None = None) -> str:
+def _line(view: StatementView, words: Wording | None = None, viewer: Viewer | None = None) -> str:
     """Return one statement for the command line, in the table's words (the campaign's calendar's `words`): what
-    `lorekeeper canon retcon` takes back (ids only in --json)."""
+    `lorekeeper canon retcon` takes back (ids only in --json); its evidence as `viewer` reads it (a player: "from
+    the lore files", never a file's name and line)."""
     from canon.models import CanonLevel, Viewer
     from canon.visibility import view_hidden
     from canon.wording import PLAIN, statement_words
@@ -62,7 +63,7 @@ def _line(view: StatementView, words: Wording | None = None) -> str:
     s = view.statement
     lock = "[gm only] " if view_hidden(view) else ""
     retconned = " [retconned]" if s.provenance.level == CanonLevel.RETCONNED else ""
-    return f"{lock}{statement_words(view, words or PLAIN, Viewer.GM)}{retconned}"
+    return f"{lock}{statement_words(view, words or PLAIN, viewer or Viewer.GM)}{retconned}"
 
 
 def _plain() -> Wording:
@@ -71,9 +72,8 @@ def _plain() -> Wording:
     return PLAIN
 
 
-def _state_line(card: EntityCard, words: Wording) -> str:
+def _state_line(card: EntityCard, words: Wording, viewer: Viewer) -> str:
     """Return a card's state as `_line` says a statement, a living person's status over a birth's "alive"."""
-    from canon.models import Viewer
     from canon.visibility import view_hidden
     from canon.wording.statements import state_words, status_fact_over_life, status_over_life
 
@@ -82,7 +82,7 @@ def _state_line(card: EntityCard, words: Wording) -> str:
     status = status_fact_over_life(view, card.facts)  # a status the GM keeps: the line is the GM's too
     text = state_words(view, words, status_over_life(view, card.facts))
     if view.statement.evidence:
-        text += " — " + "; ".join(words.evidence(e, Viewer.GM) for e in view.statement.evidence[:2])
+        text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     hidden = view_hidden(view) or (status is not None and view_hidden(status))
     return ("[gm only] " if hidden else "") + text
 
@@ -101,7 +101,7 @@ def _said(payload: Any, words: Wording | None) -> Any:
     return dates_in_words(payload, (words or _plain()).calendar)
 
 
-def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> str:
+def _card_text(card: EntityCard, as_of: str, words: Wording | None, viewer: Viewer) -> str:
     from canon.visibility import entity_hidden
 
     entity = card.entity
@@ -113,9 +113,11 @@ def _card_text(card: EntityCard, as_of: str, words: Wording | None = None) -> st
 
     words = for_a_card(words or _plain(), card.state)  # a dead man "lived in" his town
     if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
-        lines.append("State: " + _state_line(card, words))
-    lines += ["Relations:", *(f"  {_line(v, words)}" for v in card.relations)] if card.relations else []
-    lines += ["Facts:", *(f"  {_line(v, words)}" for v in card.facts)] if card.facts else []
+        lines.append("State: " + _state_line(card, words, viewer))
+    lines += (
+        ["Relations:", *(f"  {_line(v, words, viewer)}" for v in card.relations)] if card.relations else []
+    )
+    lines += ["Facts:", *(f"  {_line(v, words, viewer)}" for v in card.facts)] if card.facts else []
     return "\n".join(lines)
 
 
@@ -168,7 +170,11 @@ def canon_entity(
     payload = {**card.model_dump(mode="json"), "as_of": point.model_dump(mode="json"), "viewer": viewer.value}
     if viewer == ViewerChoice.PLAYER:
         payload.pop("hidden_count", None)  # not even how much is hidden
-    emit(_said(payload, words), as_json=as_json, text=lambda: _card_text(card, described, words))
+    emit(
+        _said(payload, words),
+        as_json=as_json,
+        text=lambda: _card_text(card, described, words, Viewer(viewer.value)),
+    )
 
 
 @canon_app.command("timeline")
@@ -200,7 +206,9 @@ def canon_timeline(
             words,
         ),
         as_json=as_json,
-        text=lambda: "\n".join([f"Timeline of {title}:", *(f"  {_line(v, words)}" for v in views)]),
+        text=lambda: "\n".join(
+            [f"Timeline of {title}:", *(f"  {_line(v, words, Viewer(viewer.value))}" for v in views)]
+        ),
     )
 
 
@@ -256,7 +264,7 @@ def canon_neighbours(
         as_json=as_json,
         text=lambda: "\n".join(
             [f"Within {counted(hops, 'step')} of {entity.name}:"]
-            + [f"  [{hop}] {_line(view, words)}" for hop, view in found]
+            + [f"  [{hop}] {_line(view, words, Viewer(viewer.value))}" for hop, view in found]
             + ([] if found else ["  nothing"])
         ),
     )

@@ -122,7 +122,7 @@ class CanonQueries:
             views = await reader.timeline(entity.id)
             evidence = [e for v in views for e in v.statement.evidence]
             words = await wording_for(session, reader, evidence, people=sexed_people(views))
-            return entity.name, views, words
+            return entity.name, views, await tensed_at(session, reader, words, NOW)
 
     async def neighbours(
         self, campaign: Campaign, name: str, *, viewer: Viewer, hops: int = 1, as_of: AsOf = NOW

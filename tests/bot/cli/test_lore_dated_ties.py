@@ -6,6 +6,7 @@ PostgreSQL."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -155,3 +156,18 @@ def test_a_card_says_a_tie_that_is_over_in_the_past_and_one_that_holds_in_the_pr
     then = cli.invoke(app, ["canon", "entity", "Mara Quell", "-c", CAMPAIGN, "--as-of", "615 TR"]).output
     assert f"Mara Quell is an ally of Hale Brun (from year 605 to 618 {TR})" in then, then
     assert "Mara Quell is an enemy of Dunstan Reed" in then and " was " not in then, then
+
+
+def test_a_player_s_card_and_timeline_say_where_lines_came_from_without_files_or_line_numbers(
+    cli: CliRunner,
+) -> None:
+    """A player reads "from the lore files": a file's line numbers would show a gap where a GM-only tie is
+    written (Isen Gale's, between Dunstan Reed's and Tamsin Roe's); the GM reads the file and line."""
+    for command in ("entity", "timeline"):
+        player = cli.invoke(app, ["canon", command, "Mara Quell", "-c", CAMPAIGN]).output
+        assert "from the lore files" in player and not re.search(r"line \d", player), player
+        assert ".yaml" not in player, player
+        gm = cli.invoke(app, ["canon", command, "Mara Quell", "-c", CAMPAIGN, "--as", "gm"]).output
+        assert "folk.yaml, line 5" in gm and "[gm only]" in gm, gm
+    near = cli.invoke(app, ["canon", "neighbours", "Mara Quell", "-c", CAMPAIGN]).output
+    assert "Mara Quell is a rival of Osric Vane" in near and not re.search(r"line \d", near), near

@@ -92,7 +92,7 @@ def test_one_who_led_twice_keeps_both_spans(cli: CliRunner, tmp_path: Path) -> N
             f"Lamplighters since year 640 {LAMP}."
         ),
     }
-    card = cli.invoke(app, ["canon", "entity", "Idra Venn", "-c", CAMPAIGN]).output
+    card = cli.invoke(app, ["canon", "entity", "Idra Venn", "-c", CAMPAIGN, "--as", "gm"]).output
     assert (
         f"Idra Venn led the Lamplighters (from year 600 to 620 {LAMP}) — from osk/groups.yaml, line 5" in card
     )
