@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import replace
 from functools import partial
@@ -84,7 +85,7 @@ class Answerer(DescribedAsking):
         read-only), the answer is given all the same, unsaved, and says why. `reads`: read once (`Reads`).
         """
         question = " ".join(question.split())
-        if not question:
+        if all(unicodedata.category(c)[0] in "PZ" for c in question):  # "?" asks nothing, as "" does
             raise InvalidInput("Ask a question, for example `/lore ask who rules Westhaven?`.")
         if len(question) > 1000:
             raise InvalidInput("A lore question is at most 1,000 characters.")

@@ -36,6 +36,8 @@ _AUXILIARIES = frozenset(
 def nothing_known(question: str) -> str:
     """Return the honest "nothing known" sentence for a question, in its own words where they allow."""
     q = " ".join(question.split()).rstrip("?!. ")
+    if not re.search(r"\w", q):  # "?": nothing asked, nothing to re-say
+        return "Nothing the table knows answers that."
     worth = re.match(r"(?i)^(how much|what)\s+(is|are|was|were)\s+(.+?)\s+worth$", q)
     if worth and _noun_phrase(worth.group(3)):  # "how much a glim is worth"
         return f"Nothing the table knows says {worth.group(1).lower()} {worth.group(3)} {worth.group(2).lower()} worth."
@@ -75,11 +77,23 @@ _CLAUSE_END = re.compile(
     r"about|\w+en)$"
 )
 
+#: A word that opens a clause inside what follows "who was": "Warden *when* the battle took place".
+_CLAUSE_WORD = re.compile(r"(?i)\b(?:when|whenever|while|whilst|if|because|unless|until|though|although)\b")
+#: A lowercase noun with no article or owner before a preposition: "warden in 470", "king of the north".
+_BARE_NOUN = re.compile(
+    r"^(?!(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|each|every|any|some)\b)"
+    r"[a-z][\w-]*(?<!'s)\s+(?:in|of|at|on|during|from|for|before|after|by)\b"
+)
+
 
 def _noun_phrase(rest: str) -> bool:
     """Return whether what follows "who is" is a noun phrase ("the lady of Saltmarch", "Tamsin's husband") that
     "Nothing the table knows says who … is" may hold, not a clause ("Tamsin married to", "older, A or B")."""
-    if "," in rest or re.search(r"(?i)\b(?:or|than)\b", rest):
+    if "," in rest or re.search(r"(?i)\b(?:or|than)\b", rest) or _CLAUSE_WORD.search(rest):
+        return False
+    if _BARE_NOUN.match(
+        rest
+    ):  # "warden in 470", "king of the north": no article, "who king of … is" is broken
         return False
     words = rest.split()
     last = words[-1]

@@ -44,7 +44,7 @@ async def test_bad_questions_get_a_clear_error_or_nothing_known(db: Database, tm
 
     await db.run(writes)
 
-    for empty in ("", "   \n\t "):
+    for empty in ("", "   \n\t ", "?", " ?! … "):
         with pytest.raises(InvalidInput, match="Ask a question"):
             await service.ask(campaign, empty, viewer=Viewer.PLAYER)
     with pytest.raises(InvalidInput, match="at most 1,000 characters"):
