@@ -189,7 +189,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         parts.append(f"prose: {done}" if done else "no prose file imported")
     calendars = outcome.get("calendar", ())
     parts += [f"calendar set from {c['file']}" for c in calendars if "text" in c]
-    failed = len(outcome["failed"])
+    failed = {f.get("filename") or f.get("file") for f in outcome["failed"]}  # each file once: a calendar too
     details: list[str] = [f"  {c['file']}: {c['error']}" for c in calendars if "error" in c]
     for y in outcome["yaml"]:
         status = y.get("status")
@@ -202,7 +202,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         else:
             # An import is all or nothing: every file given with it is left out, not only those with problems.
             bad = {f["file"] for f in y.get("files", ())} | {e["file"] for e in y.get("errors", ())}
-            failed += len(bad or {y.get("file", "")})
+            failed |= bad or {y.get("file", "")}
             parts.append(f"nothing written, {counted(len(y.get('errors', ())) or 1, 'problem')}")
         details += [f"  {line}" for line in (y.get("error") or y.get("summary") or "").splitlines()]
         if y.get("error") and y.get("errors"):
@@ -211,7 +211,7 @@ def ingest_text(outcome: dict[str, Any]) -> str:
             ]
     parts += [f"dialogue: {d['file']} into a scene" for d in outcome.get("dialogue", ())]
     details += [f"  {d['text']}" for d in outcome.get("dialogue", ())]
-    not_imported = f"; {counted(failed, 'file')} not imported" if failed else ""
+    not_imported = f"; {counted(len(failed), 'file')} not imported" if failed else ""
     lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}{not_imported}.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
     read_as = [

@@ -197,29 +197,38 @@ def _check_references(
             if target is None and len(by_name.get(u.target_id, ())) > 1:
                 listed = ", ".join(f"{r.name} ({r.type} #{r.id})" for r in by_name[u.target_id][:5])
                 message = (
-                    f'"{u.field}" of {owner} names {written}, which could be several entities of the '
+                    f"{_field_said(u.field)} of {owner} names {written}, which could be several entities of the "
                     f"campaign's canon: {listed}"
                 )
             elif target is None and u.target_id in leaving:
                 message = (
-                    f'"{u.field}" of {owner} names {written}, which this import removes from '
+                    f"{_field_said(u.field)} of {owner} names {written}, which this import removes from "
                     f"{leaving[u.target_id]}"
                 )
             elif target is None:
                 kinds = " or ".join(u.expected_types) or "entity"
                 message = (
-                    f'"{u.field}" of {owner} names {written}, which is no entry of this file, of the other '
+                    f"{_field_said(u.field)} of {owner} names {written}, which is no entry of this file, of the other "
                     f"files of this import, or of the campaign's canon (expected {article(kinds)} {kinds})"
                     f"{known_like(u.expected_types, written)}{_lineage_hint(u.field, written)}"
                 )
             elif u.expected_types and not fits(target.type, u.expected_types):
                 message = (
-                    f'"{u.field}" of {owner} must name {article(u.expected_types[0])} '
+                    f"{_field_said(u.field)} of {owner} must name {article(u.expected_types[0])} "
                     f"{' or '.join(u.expected_types)}; {written} is the {target.type} of {target.where}"
                 )
             else:
                 continue
             state.error(u.file, u.line, u.column, message)
+
+
+def _field_said(field: str) -> str:
+    """Return how an error names the field a reference is written in: "born_in" as itself, quoted; a tie by its
+    word, as the file writes ties ("the "apprentice" tie", never the "ties:apprentice" it is kept as)."""
+    kind, tie, word = field.partition(":")
+    if kind == "ties" and tie:
+        return f'the "{word.replace("_", " ")}" tie'
+    return f'"{field}"'
 
 
 def _lineage_hint(field: str, written: str) -> str:

@@ -23,6 +23,7 @@ from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
 from memory.knowledge.retrieval.kin_far_words import FAR_TIES, typed_kin
+from memory.knowledge.retrieval.kin_in_laws import in_laws_answer
 from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
 from memory.knowledge.retrieval.kin_sides import asked_side, on_side, said_on_side
@@ -119,6 +120,9 @@ def _sorted(kin: Kin, tie: str, sex: str | None) -> tuple[list[str], list[str], 
 def kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return the answer to a kin question (see the module docstring), or None; of one side of the family
     ("paternal grandmother", `kin_sides`), of those through a parent of that side, the side said."""
+    in_laws = in_laws_answer(question, facts)  # "who are Brannoc's in-laws": of every tie by marriage
+    if in_laws is not None:
+        return in_laws
     side = asked_side(question)
     if side is None:
         return _kin_answer(question, facts)

@@ -19,6 +19,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_born_wed import born_by_marriage
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_kin import people_named
+from memory.knowledge.retrieval.answer_nth_spouse import nth_spouse_answer
 from memory.knowledge.retrieval.kin import MARRIAGE
 
 __all__ = ["marriage_answer"]
@@ -27,6 +28,9 @@ __all__ = ["marriage_answer"]
 def marriage_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return when a marriage asked began ("When did Bram and Ilsa get married?"), or whom someone married ("who
     did Bettany marry", "who did Hesk wed": the spouse, never a wedding's guests), or None."""
+    nth = nth_spouse_answer(question, facts)  # "who was Aldous's second wife": by the order they married
+    if nth is not None:
+        return nth
     born = born_by_marriage(question, facts)  # "was Ilse born before her parents married": two dates
     if born is not None:
         return born

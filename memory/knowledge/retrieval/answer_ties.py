@@ -17,14 +17,15 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording.relations import possessive, relation_sentence
+from canon.wording.relations import relation_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_bonds import bond_answer
 from memory.knowledge.retrieval.answer_fates import killer_answer, taken_in_answer
-from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_mentor_spans import mentor_span_answer
 from memory.knowledge.retrieval.answer_mentors import mentor_answer
 from memory.knowledge.retrieval.bonds import in_tense
 from memory.knowledge.retrieval.kin import FAMILY
+from memory.knowledge.retrieval.tie_tense import ties_in_tense
 
 __all__ = ["ties_answer"]
 
@@ -89,6 +90,7 @@ def ties_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         bond_answer(question, facts)  # when two were rivals, allies: their tie's span (`answer_bonds`)
         or killer_answer(question, facts)
         or taken_in_answer(question, facts)
+        or mentor_span_answer(question, facts)  # "when did Corin study under Orrin": the tie's span
         or mentor_answer(question, facts)  # "who was Corin apprenticed to", "who did Halloran train"
         or _asked_tie(question, facts)
         or _related(question, facts)
@@ -133,9 +135,7 @@ def _say(
     if not found:
         return None
     number = facts.index(owner) + 1
-    several = len(found) > 1
-    noun = plural if several else singular
-    return f"{possessive(me)} {noun} {'are' if several else 'is'} {names_list(found)}. [{number}]", number
+    return f"{ties_in_tense(owner, facts, predicate, found, (singular, plural))}. [{number}]", number
 
 
 def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:

@@ -1,5 +1,6 @@
 """A person's ties to another that hold both ways and may be dated: rivals, friends, allies, enemies (a `ties:`
-item with `from:` and `to:`, "rival since 610", "sworn enemy from 3 Thaw 612 to 620").
+item with `from:` and `to:`, "rival since 610", "sworn enemy from 3 Thaw 612 to 620"); and a mentor's tie, either
+way (`answer_mentor_spans`).
 
 `card_bonds` reads them off a person's card as the asker may see them (a tie kept for the GM is on no player's
 card; a date in an era hidden from the asker is no date), each with its span in the calendar's words, over when it
@@ -28,6 +29,10 @@ BONDS: dict[str, tuple[str, str]] = {
 }
 
 
+#: The ties read with their spans: those that hold both ways, and a mentor's (who taught whom, from when to when).
+_DATED = (*BONDS, "MENTOR_OF")
+
+
 def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None) -> tuple[Hold, ...]:
     """Return the card's ties to other people that hold both ways (`BONDS`), each with the other's name and its
     span as the asker may read it: over when it ended by today, held today otherwise."""
@@ -36,7 +41,7 @@ def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
     for view in card.relations:
         s = view.statement
         predicate = s.predicate.upper()
-        if predicate not in BONDS or view.subject is None or view.object is None:
+        if predicate not in _DATED or view.subject is None or view.object is None:
             continue
         other = view.object if s.subject_id == me else view.subject
         v = s.validity
@@ -61,7 +66,7 @@ def card_bonds(card: EntityCard, words: Wording = PLAIN, now: int | None = None)
 def tensed_bonds(lines: list[str], name: str, bonds: Sequence[Hold]) -> list[str]:
     """Return a card's lines with each tie that is over said in the past: "Mara Quell was an enemy of Dunstan
     Reed (from …)", from either end."""
-    over = [b for b in bonds if b.ended]
+    over = [b for b in bonds if b.ended and b.predicate in BONDS]
     if not over:
         return lines
     said: list[str] = []

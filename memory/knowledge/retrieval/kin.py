@@ -97,6 +97,8 @@ MARRIAGE = re.compile(
 FAMILY = re.compile(r"\b(?:family|relatives|kin|kinfolk|kindred|related)\b", re.I)
 #: A birth set against a marriage: "born out of wedlock", "illegitimate" (`answer_born_wed`).
 _WEDLOCK = re.compile(r"\b(?:wedlock|illegitimate|legitimate|bastard)\b", re.I)
+#: One's in-laws as a whole: "who are Bram's in-laws" (`kin_in_laws`).
+_IN_LAWS = re.compile(r"\bin[\s-]*laws\b")
 _WORD = re.compile(r"[^\W_]+")
 #: The first words of a kin word of two: "half-brother", "old man".
 _JOINED = frozenset({"half", "old", "full"})
@@ -122,6 +124,7 @@ def asks_kin(question: str) -> bool:
         or MARRIAGE.search(folded) is not None
         or FAMILY.search(folded) is not None
         or _WEDLOCK.search(folded) is not None
+        or _IN_LAWS.search(folded) is not None
     )
 
 

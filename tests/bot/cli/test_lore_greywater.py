@@ -246,3 +246,19 @@ def test_a_failed_import_says_the_other_files_were_not_imported_either(
     }
     (alone,) = [line for line in ask(cli, tmp_path, ["where is barrow hill"]).values()]
     assert alone == "Nothing the table knows says where barrow hill is."
+
+
+def test_a_failed_import_with_its_calendar_counts_each_file_once(cli: CliRunner, tmp_path: Path) -> None:
+    calendar = tmp_path / "calendar.yaml"
+    calendar.write_text("months: [Thaw, Bloom]\n")
+    good = tmp_path / "barrows.yaml"
+    good.write_text("kind: gazetteer\nlocations:\n  - name: Barrow Hill\n")
+    bad = tmp_path / "tollmen.yaml"
+    bad.write_text("kind: characters\ncharacters:\n  - name: Tollman Rudd\n    home: nowhere_town\n")
+    code, text, _ = _ingest(cli, calendar, good, bad)
+    assert code == 1
+    assert (
+        text.strip().splitlines()[0]
+        == f"Campaign “{CAMPAIGN}”: nothing written, 1 problem; 3 files not imported."
+    ), text
+    assert "calendar.yaml: not set: the world files were not imported" in text, text

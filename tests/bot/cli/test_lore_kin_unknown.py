@@ -70,6 +70,12 @@ UNKNOWN = {
     "Who is Della Fenn's father-in-law?": "Della Fenn's father-in-law is Garth Hart (her husband Oswy Hart's"
     " father).",
 }
+IN_LAWS = {
+    "Who are Della Fenn's in-laws?": "Della Fenn's parents-in-law are Garth Hart and Mabry Hart (through her husband"
+    " Oswy Hart).",
+    "who are the in laws of Mabry Hart": "Mabry Hart's daughter-in-law is Della Fenn (her son Oswy Hart's wife).",
+    "Who are Oswy Hart's in-laws?": "Nothing the table knows names in-laws of Oswy Hart.",
+}
 ADOPTED = {
     "Is Nim Bryn's half-brother?": "No: Nim Hart is Bryn Hart's adoptive brother (her father Oswy Hart's adopted"
     " son): they share no parent by birth.",
@@ -87,6 +93,10 @@ def test_a_far_tie_canon_holds_none_of_is_said_unknown_not_a_nearer_one(
     assert _ask(cli, tmp_path, list(UNKNOWN)) == UNKNOWN
 
 
+def test_in_laws_as_a_whole_are_each_tie_by_marriage_with_its_chain(cli: CliRunner, tmp_path: Path) -> None:
+    assert _ask(cli, tmp_path, list(IN_LAWS)) == IN_LAWS
+
+
 def test_a_child_taken_in_is_an_adoptive_sibling_neither_full_nor_half(
     cli: CliRunner, tmp_path: Path
 ) -> None:
@@ -97,6 +107,7 @@ def test_the_gm_reads_the_in_law_through_the_secret_marriage(cli: CliRunner, tmp
     reads = {
         "Who is Oswy Hart's mother-in-law?": "Oswy Hart's mother-in-law is Hild Crow (his wife Vesna Crow's"
         " mother).",
+        "Who are Oswy Hart's in-laws?": "Oswy Hart's mother-in-law is Hild Crow (his wife Vesna Crow's mother).",
     }
     assert _ask(cli, tmp_path, list(reads), gm=True) == reads
 
@@ -104,7 +115,7 @@ def test_the_gm_reads_the_in_law_through_the_secret_marriage(cli: CliRunner, tmp
 def test_a_player_reads_them_as_if_the_secret_marriage_were_never_written(
     cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
-    questions = [*UNKNOWN, *ADOPTED]
+    questions = [*UNKNOWN, *IN_LAWS, *ADOPTED]
     secret = _ask(_world("harts", tmp_path, SECRET), tmp_path, questions)
     told = ask_world(_world("told", tmp_path, TOLD), tmp_path, "told", questions, citations=False)
     assert secret == told

@@ -146,3 +146,22 @@ def test_a_tie_without_a_word_or_with_an_unknown_one_is_refused_at_its_line() ->
     )
     assert problems[0].endswith('; got "landlord"'), problems
     assert problems[1] == 'folk.yaml: line 5, column 9: missing required field "tie" or "is"', problems
+
+
+def test_a_tie_naming_nobody_is_refused_at_its_line_in_the_words_the_file_writes(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    path = tmp_path / "more.yaml"
+    path.write_text(
+        "characters:\n  - name: Nessa Brook\n    ties:\n      - {name: Idrel Vsak, is: student}\n"
+        "      - {name: Wenna Crane, is: aunt}\n",
+        encoding="utf-8",
+    )
+    said = cli.invoke(app, ["ingest", str(path), "-c", CAMPAIGN]).output
+    assert "nothing was written" in said, said
+    assert (
+        'line 4, column 16: the "apprentice" tie of Nessa Brook names “Idrel Vsak”, which is no entry' in said
+    ), said
+    assert 'did you mean "Idrel Vask"' in said, said
+    assert 'line 5, column 16: the "aunt or uncle" tie of Nessa Brook names “Wenna Crane”' in said, said
+    assert "ties:" not in said, said
