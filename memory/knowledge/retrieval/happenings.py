@@ -18,7 +18,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.date_reading import read_date
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
 from canon.models import Entity, EntityCard, EntityRef, Statement
@@ -26,6 +25,7 @@ from canon.wording import CalendarWords
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.era_years import year_read
 from memory.knowledge.retrieval.lives import card_status, death_event
 
 __all__ = [
@@ -118,15 +118,15 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
     if when is None:
         return []
     calendar = await reader.calendar()
-    reading = read_date(when, calendar)
-    if reading.date is None or (reading.date.year is None and reading.date.era is None):
+    date = await year_read(reader, when, calendar)  # "452" of eras one within another: one reading
+    if date is None or (date.year is None and date.era is None):
         return []
-    if reading.date.year is None:  # "What happened during the Long Dusk?": the events of the era
+    if date.year is None:  # "What happened during the Long Dusk?": the events of the era
         eras = await reader.all_entities(types=["Era"])
-        era = [e.id for e in eras.values() if e.key == reading.date.era]
+        era = [e.id for e in eras.values() if e.key == date.era]
         placed = await reader.statements(predicates=["OCCURRED_DURING"], object_ids=era, with_evidence=False)
     else:
-        placed = await happened_in_year(reader, reading.date.year)
+        placed = await happened_in_year(reader, date.year)
     placed = seen_dated(placed, calendar.words())
     found: dict[int, EntityMatch] = {}
     # In the calendar's order, the undated last.

@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 
-from canon.date_reading import read_date
 from canon.graph.reader import CanonReader, states_begun_in_year
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.era_years import year_read
 from memory.knowledge.retrieval.happenings import in_year, seen_dated
 
 __all__ = ["BORN_OR_DIED_IN", "in_a_year", "lives_in_year"]
@@ -39,10 +39,10 @@ async def lives_in_year(reader: CanonReader, question: str) -> list[EntityMatch]
         return []
     when = asked["when"]
     calendar = await reader.calendar()
-    reading = read_date(when, calendar)
-    if reading.date is None or reading.date.year is None:
+    date = await year_read(reader, when, calendar)
+    if date is None or date.year is None:
         return []
-    started = await states_begun_in_year(reader, reading.date.year, "alive" if asked["born"] else "dead")
+    started = await states_begun_in_year(reader, date.year, "alive" if asked["born"] else "dead")
     started = seen_dated(started, calendar.words())  # a birth in a GM-only era is in no year for a player
     found: dict[int, EntityMatch] = {}
     for statement in sorted(started, key=lambda s: s.validity.world_from_key or 0):
