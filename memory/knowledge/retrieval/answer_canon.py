@@ -293,18 +293,32 @@ def _what(fact: CanonFact) -> str | None:
     first = sentences(described or "")[:1]
     if not first:
         return None
-    aliases = attribute_value(fact, "aliases")
     said = told_sentence(fact.entity_name, first[0])
-    if not (aliases and fact.matched.casefold() in aliases.casefold()):
+    called = _called(fact)
+    if called is None:
         return said
     # Found by another name: "Wren Ashby, called the Magpie, is a thief …" (never "…, called the Magpie,:").
-    called = f", called {' or '.join(in_prose(a) for a in aliases.split(', '))}"
     name = fact.entity_name
     if said.startswith(f"{name} "):
         return f"{name}{called},{said[len(name) :]}"
     if said.startswith(f"{name}: "):
         return f"{name}{called}: {said[len(name) + 2 :]}"
     return said
+
+
+def _called(fact: CanonFact) -> str | None:
+    """Return ", called the Magpie" of an entity found by another name its card shows the asker, or None when
+    found by its own name (or by a secret name: the GM's answer says that one is secret before it)."""
+    aliases = attribute_value(fact, "aliases")
+    names = aliases.split(", ") if aliases else []
+    if any(_unled(a) == _unled(fact.matched) for a in names):
+        return f", called {' or '.join(in_prose(a) for a in names)}"
+    return None
+
+
+def _unled(name: str) -> str:
+    """Return a name folded without its leading article ("The Grey Fox" is "grey fox")."""
+    return re.sub(r"^(?:the|a|an)\s+", "", name.casefold().strip())
 
 
 def what_it_is(fact: CanonFact) -> str | None:
@@ -341,6 +355,11 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
         said += state + place
     if not said:
         return None
+    called, name = _called(fact), fact.entity_name
+    if (
+        called and called not in said[0] and said[0].startswith(f"{name} ")
+    ):  # "Ilse Marr, called the Heron, leads …"
+        said[0] = f"{name}{called},{said[0][len(name) :]}"
     parts = [s if s.endswith((".", "!", "?", "…")) else s + "." for s in said[:3]]
     return " ".join(parts) + f" [{number}]"
 

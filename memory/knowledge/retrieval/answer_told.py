@@ -23,7 +23,8 @@ from canon.wording import in_prose, names_in_prose
 from canon.wording.relations import possessive, relation_sentence, state_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
-from memory.knowledge.retrieval.lives import death_cause, held_at
+from memory.knowledge.retrieval.lives import death_cause, held_at, typed_death
+from memory.knowledge.retrieval.told_truths import kept_fate
 
 __all__ = ["told_answer", "told_sentence"]
 
@@ -166,10 +167,13 @@ def _happened(fact: CanonFact, number: int) -> tuple[str, int] | None:
     parts: list[str] = []
     told = False
     if state == "dead":
-        cause = death_cause(name, description)
+        cause = death_cause(name, description) or typed_death(fact)  # how, where canon says it
         told = cause is not None
         parts += [cause] if cause else []
         parts += [line for line in fact.facts if line.startswith(f"{name} died ")][:1] or [f"{name} is dead"]
+    elif (kept := kept_fate(fact)) is not None:  # the GM's card: the truth, then what players are told
+        parts += kept
+        told = True
     elif state == "imprisoned" and (held := held_at(description)):
         parts.append(f"{name} is imprisoned, {held}")
         told = True
