@@ -3,7 +3,7 @@
 A person's `public_status` or `public_cause_of_death`, an event's `public_outcome`: the table reads the story,
 the GM keeps the truth. A field left public beside it may still tell the truth: a public `killed_by` beside a
 fever, a public `held_at` beside "missing", a public `died:` beside "missing", an event's public `winner` beside
-what the table is told of how it ended. The import never decides for the GM (some stories are meant to be seen
+what the table is told of how it ended (unless that story itself names them). The import never decides for the GM (some stories are meant to be seen
 through): it warns at the field's line, says what players would read, and gives the `gm_only:` line that keeps
 it the GM's. The warnings ride on the file's load result (`LoadResult.warnings`), so an import of an unchanged
 file can show them again.
@@ -11,6 +11,7 @@ file can show them again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
@@ -94,9 +95,28 @@ def _giveaways(n: Normaliser, entry: LoreModel, loc: Loc, name: str) -> list[tup
     if told_outcome is not None:
         story = f'of {name} that "{told_outcome}"'
         for field, words in (("winner", "won"), ("winners", "won"), ("deaths", "died in it")):
-            if given(field):
+            if given(field) and not _all_told(value[field], str(told_outcome)):
                 found.append((field, f"that {_names(value[field])} {words}", story))
     return found
+
+
+def _all_told(value: object, story: str) -> bool:
+    """Tell whether the story players are told names everyone a field names ("House Vell held the ford" beside
+    `winner: House Vell`): the field then tells them nothing the story does not."""
+    names = (
+        [str(v) for v in value]
+        if isinstance(value, Sequence) and not isinstance(value, str)
+        else [str(value)]
+    )
+    told = _words(story)
+    return all(_words(name) in told for name in names if name.strip())
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(_WORD.findall(text.casefold())) + " "
+
+
+_WORD = re.compile(r"\w+")
 
 
 #: The fields whose value names someone or somewhere: said as the GM wrote the names, not as ids.

@@ -2,7 +2,7 @@
 
 - great-grandparents and great-grandchildren, any number of "great"s out (`far_tie`): the parents' parents'
   parents, and so on; great-uncles and great-aunts (a grandparent's siblings), great-nephews and great-nieces (a
-  sibling's grandchildren);
+  sibling's grandchildren); second cousins (a great-uncle's or great-aunt's grandchildren);
 - kin through a child taken in (ADOPTIVE_PARENT_OF): an adopted child is a child, "by adoption"; an adoptive
   parent's parents are grandparents, their other children brothers and sisters, their siblings uncles and aunts;
   said by the chain ("through his adoptive father Corin Brannock");
@@ -96,6 +96,12 @@ async def far_kin(cards: _Cards, me: int, near: dict[str, list[int]]) -> FarKin:
                 if other not in await _up(cards, step):
                     via = await _said(cards, me, ((kind, step), ("parent", grand)))
                     far.add("great-uncles and great-aunts", other, via, step)
+                    for child in await cards.children(other) if kind == "parent" else ():
+                        for second in (await cards.children(child))[:_WIDEST]:
+                            via = await _said(
+                                cards, me, ((kind, step), ("parent", grand), ("sibling", other))
+                            )
+                            far.add("second cousins", second, via, step)
         for uncle in await cards.siblings(step):
             if uncle not in parents and uncle != me:
                 via = await _said(cards, me, ((kind, step),)) if kind != "parent" else ""

@@ -66,6 +66,12 @@ FAR_NOUNS: dict[str, Nouns] = {
         ("great-niece", "great-nieces"),
         "",
     ),
+    "second cousins": (
+        ("second cousin", "second cousins"),
+        ("second cousin", "second cousins"),
+        ("second cousin", "second cousins"),
+        "",
+    ),
     "step-parents": _nouns("step-parent", "stepfather", "stepmother"),
     "step-children": (
         ("stepchild", "stepchildren"),
@@ -123,6 +129,7 @@ FAR_WORDS = _far_words()
 _GREATS = re.compile(r"\b((?:great[\s-]*)+)(grand\w+|aunt\w*|uncle\w*|nephew\w*|niece\w*)")
 _IN_LAW = re.compile(r"\b(\w+)[\s-]+in[\s-]+laws?\b")
 _STEP = re.compile(r"\bstep[\s-]+(\w+)")
+_SECOND = re.compile(r"\bsecond[\s-]+cousins?\b")
 
 
 def joined_kin(folded: str) -> str:
@@ -133,7 +140,7 @@ def joined_kin(folded: str) -> str:
         word = re.sub(r"[\s-]+", "", found.group(0))
         return word if word in FAR_WORDS else found.group(0)
 
-    for pattern in (_GREATS, _IN_LAW, _STEP):
+    for pattern in (_GREATS, _IN_LAW, _STEP, _SECOND):
         folded = pattern.sub(join, folded)
     return folded
 
@@ -143,6 +150,7 @@ def typed_kin(word: str) -> str:
     grandmother", "father-in-law")."""
     pattern = re.sub(r"great", r"great[\\s-]*", word)
     pattern = re.sub(r"inlaw$", r"[\\s-]*in[\\s-]*law", pattern)
+    pattern = re.sub(r"^second(?=cousin)", r"second[\\s-]*", pattern)
     pattern = re.sub(r"^(half|full|old|step)(?=\w)", r"\1[\\s-]?", pattern)
     return pattern
 

@@ -119,3 +119,33 @@ def test_a_story_with_nothing_giving_it_away_is_no_warning() -> None:
         )
         == []
     )
+
+
+def test_a_winner_or_a_death_the_told_story_itself_names_is_no_warning() -> None:
+    chronicle = (
+        "eras:\n"
+        "  - name: Reed Count\n"
+        "    abbreviation: RC\n"
+        "    start: 1100\n"
+        "    events:\n"
+        "      - name: The Ford Fight\n"
+        "        year: 1150\n"
+        "        winner: Cob Harl\n"
+        "        deaths: [{deaths}]\n"
+        "        outcome: the ford was sold\n"
+        "        public_outcome: {told}\n"
+        "---\n"
+        "characters:\n"
+        "  - name: Cob Harl\n"
+        "  - name: Wat Reedy\n"
+    )
+    said = _warnings(
+        chronicle.format(deaths="Wat Reedy", told="Cob Harl held the ford; Wat Reedy fell"), "c.yaml"
+    )
+    assert said == [], said
+    # A death the story does not name is still warned of; the winner it names is not.
+    (death,) = _warnings(chronicle.format(deaths="Wat Reedy", told="cob harl's men held the ford"), "c.yaml")
+    assert death.startswith("line 9: ") and "that Wat Reedy died in it" in death, death
+    # A name only part of which the story says is not told by it ("Cob" is not "Cob Harl").
+    (winner,) = _warnings(chronicle.format(deaths="Wat Reedy", told="Cob held; Wat Reedy fell"), "c.yaml")
+    assert "that Cob Harl won" in winner, winner
