@@ -79,9 +79,9 @@ _CLAUSE_END = re.compile(
 
 #: A word that opens a clause inside what follows "who was": "Warden *when* the battle took place".
 _CLAUSE_WORD = re.compile(r"(?i)\b(?:when|whenever|while|whilst|if|because|unless|until|though|although)\b")
-#: A lowercase noun with no article or owner before a preposition: "warden in 470", "king of the north".
+#: A noun with no article or owner before a preposition: "warden in 470", "Keeper in 300", "king of the north".
 _BARE_NOUN = re.compile(
-    r"^(?!(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|each|every|any|some)\b)"
+    r"(?i)^(?!(?:the|a|an|this|that|these|those|my|your|his|her|its|our|their|each|every|any|some)\b)"
     r"[a-z][\w-]*(?<!'s)\s+(?:in|of|at|on|during|from|for|before|after|by)\b"
 )
 

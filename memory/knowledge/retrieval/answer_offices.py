@@ -20,7 +20,7 @@ from memory.knowledge.answer_models import Office
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.offices import asked_office, bare_title, last_key
+from memory.knowledge.retrieval.offices import asked_office, bare_title, last_key, title_meant
 
 __all__ = ["asks_title", "current_holder", "office_answer", "offices_held"]
 
@@ -46,6 +46,8 @@ class _Held:
 def _holdings(facts: Sequence[CanonFact], title: str | None = None) -> list[_Held]:
     """Return every span on the cards (of one title, when given), in the order they began."""
     bare = bare_title(title) if title else None
+    if bare is not None:  # "Warden" of the one title starting so ("Warden of the Ember Gate")
+        bare = title_meant(bare, [o.title for f in facts for o in f.offices]) or bare
     held = [
         _Held(n, f, o)
         for n, f in enumerate(facts, 1)

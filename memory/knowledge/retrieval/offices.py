@@ -119,6 +119,16 @@ def bare_title(text: str) -> str:
     return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
+def title_meant(bare: str, titles: Sequence[str]) -> str | None:
+    """Return the folded title a typed one means among those canon holds: itself, else the one title that starts
+    with its words ("warden" of "Warden of the Ember Gate"), or None (none, or two that start so)."""
+    held = {bare_title(t) for t in titles}
+    if bare in held:
+        return bare
+    longer = {t for t in held if t.startswith(f"{bare} ")}
+    return longer.pop() if len(longer) == 1 else None
+
+
 def today_key(now: str | None) -> int | None:
     """Return the story's date as a world key (`year*10000 + month*100 + day`, as canon keys dates; counted here,
     a lore question loads no continuity rules), or None."""
@@ -199,7 +209,9 @@ async def _holders(reader: CanonReader, title: str, have: set[int]) -> list[Enti
         return []
     found: list[EntityMatch] = []
     # Each word held, not the words run together: "Warden of the Ford" is held by the words of "warden of ford".
-    for statement in await facts_holding(reader, (HELD_TITLE,), bare.split()):
+    held = await facts_holding(reader, (HELD_TITLE,), bare.split())
+    bare = title_meant(bare, [s.value or "" for s in held]) or bare  # "Warden": the one title starting so
+    for statement in held:
         value = statement.value or ""
         if bare_title(value) != bare or statement.subject_id in have or len(found) >= _MOST:
             continue

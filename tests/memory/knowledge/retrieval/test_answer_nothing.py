@@ -25,6 +25,7 @@ def test_a_noun_phrase_is_re_said_as_a_clause(question: str, said: str) -> None:
         "who was Harbour-master when the Siege of Brinemouth began?",
         "who was harbour-master in 812?",
         "who is captain of the Brine Watch",
+        "who was Harbour-master in 812?",
         "what was tithe while the drought lasted?",
     ],
 )
