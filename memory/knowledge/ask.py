@@ -41,6 +41,7 @@ from memory.knowledge.retrieval.answer_months import NO_MONTHS
 from memory.knowledge.retrieval.answer_parts import parts_answered, second_of, two_parts
 from memory.knowledge.retrieval.answer_reasons import reasoned
 from memory.knowledge.retrieval.answer_step import reply
+from memory.knowledge.retrieval.era_bounds import outside_era
 from memory.knowledge.retrieval.eras import Opening
 from memory.knowledge.retrieval.words import corrected
 from memory.knowledge.retrievals import add_retrieval, load_retrieval
@@ -117,6 +118,15 @@ class Answerer(DescribedAsking):
             )
         elif (said := await self._of_calendar(answer, asked, glossary, reads, viewer, knowing)) is not None:
             answer = answer.model_copy(update={"reply": said})
+        elif (
+            never := outside_era(
+                asked.text,
+                await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads),
+            )
+        ) is not None:  # "in 470 EY" of an era that ended in 400: said plainly, never another era's 470
+            answer = answer.model_copy(
+                update={"reply": ShortAnswer(text=never, mode=AnswerMode.NOTHING, known=False)}
+            )
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
             each = await self._parts(

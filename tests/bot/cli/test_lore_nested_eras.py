@@ -65,3 +65,19 @@ def test_a_bare_year_in_an_era_and_its_sub_era_reads_one_way(cli: CliRunner, tmp
 def test_a_year_one_era_holds_reads_in_it_as_before(cli: CliRunner, tmp_path: Path) -> None:
     said = ask_world(cli, tmp_path, CAMPAIGN, ["what happened in 499?"], citations=False)
     assert "Burning of the Reedhall" in said["what happened in 499?"], said
+
+
+def test_a_year_its_era_never_reached_is_said_plainly(cli: CliRunner, tmp_path: Path) -> None:
+    questions = [
+        "what happened in 612 RA?",
+        "who was born in year 40 of the Salt Age?",
+        "what happened in 499 RA?",
+    ]
+    said = ask_world(cli, tmp_path, CAMPAIGN, questions, citations=False)
+    assert said[questions[0]] == (
+        "Year 612 of the Reed Age never came: the Reed Age ended in year 500. Year 612 falls in the Salt Age."
+    ), said
+    assert said[questions[1]] == (
+        "Year 40 of the Salt Age never came: the Salt Age began in year 501. Year 40 falls in the Reed Age."
+    ), said
+    assert "Burning of the Reedhall" in said[questions[2]], said
