@@ -118,15 +118,6 @@ class Answerer(DescribedAsking):
             )
         elif (said := await self._of_calendar(answer, asked, glossary, reads, viewer, knowing)) is not None:
             answer = answer.model_copy(update={"reply": said})
-        elif (
-            never := outside_era(
-                asked.text,
-                await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads),
-            )
-        ) is not None:  # "in 470 EY" of an era that ended in 400: said plainly, never another era's 470
-            answer = answer.model_copy(
-                update={"reply": ShortAnswer(text=never, mode=AnswerMode.NOTHING, known=False)}
-            )
         elif (parts := two_parts(asked.text, answer.canon_facts)) is not None:
             # "… and who leads it": each part searched and answered on its own, then said together
             each = await self._parts(
@@ -208,12 +199,15 @@ class Answerer(DescribedAsking):
         viewer: Viewer,
         knowing: Knowing | None,
     ) -> ShortAnswer | None:
-        """Return the answer to a question about the calendar the viewer may see (an era, today), or None."""
-        if not asks_calendar(asked.text):
-            return None
+        """Return the answer to a question about the calendar the viewer may see (an era, today), or of a year its
+        era never reached ("in 470 EY" of an era that ended in 400: said plainly, never another era's 470), or None."""
         calendar = await self.retriever.calendar(
             answer.campaign_id, viewer=viewer, knowing=knowing, reads=reads
         )
+        if (never := outside_era(asked.text, calendar)) is not None:
+            return ShortAnswer(text=never, mode=AnswerMode.NOTHING, known=False)
+        if not asks_calendar(asked.text):
+            return None
         # Today is the story's date as the viewer reads it: the latest dated scene's when later than the calendar's.
         now = await self.retriever.story_date(answer.campaign_id, viewer=viewer, knowing=knowing, reads=reads)
         calendar = calendar.model_copy(update={"today": now})
