@@ -33,6 +33,7 @@ from memory.knowledge.retrieval.happenings import (
     does_deed,
 )
 from memory.knowledge.retrieval.places import found_around
+from memory.knowledge.retrieval.taken_in_year import taken_in_told
 
 __all__ = ["TAKING_PART", "event_names", "goal_answer", "happening_answer", "is_event", "names_list"]
 
@@ -214,8 +215,8 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     asks_what = bool(_WHAT_HAPPENED.match(folded))
     if asks_what or when is not None:  # "events of LR 500" asks what happened then, not at a place
         dated = [(n, f) for n, f in enumerate(facts, 1) if is_event(f) and when and f.matched == when]
-        if (
-            dated
+        if dated or (
+            when and taken_in_said(facts, when)
         ):  # "What happened in 212 RL?": the events found by the year, each where (if canon says) and when
             lines = [_took_place(f) for _, f in dated]
             few = len([line for line in lines if line]) <= TOLD_AT  # what each was, of a year's few events
@@ -224,8 +225,10 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
                 for (n, f), line in zip(dated, lines, strict=True)
                 if line
             ]
+            # A child taken in that year happened in it too (one mark cited: the answer's, kept on the first).
+            told += [t if not told else t.rsplit(" [", 1)[0] for t in taken_in_said(facts, when or "")]
             if told:
-                return " ".join(told), dated[0][0]
+                return " ".join(told), dated[0][0] if dated else int(told[0].rsplit("[", 1)[1].rstrip("]"))
         named = [(n, f, _took_place(f)) for n, f in enumerate(facts, 1) if is_event(f)]
         told_of = event_told(question, facts, named) if asks_what else None
         return told_of or (_at_places(facts, question) if asks_what else None)
@@ -234,6 +237,13 @@ def happening_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, in
     if re.match(r"^\s*(?:when|where)\b", folded):
         return _which_of(facts) or _ended(question, facts) or shared_event(question, facts)
     return event_era(question, facts)
+
+
+def taken_in_said(facts: Sequence[CanonFact], when: str) -> list[str]:
+    """Return each child found by the year asked who was taken in that year, said with its number."""
+    year = re.search(r"\d+", when)
+    told = [(n, taken_in_told(f, year.group())) for n, f in enumerate(facts, 1) if year and f.matched == when]
+    return [f"{said}. [{n}]" for n, said in told if said]
 
 
 def _which_of(facts: Sequence[CanonFact]) -> tuple[str, int] | None:

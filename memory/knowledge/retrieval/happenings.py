@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
@@ -27,6 +28,7 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.candidates import EntityMatch
 from memory.knowledge.retrieval.era_years import year_read
 from memory.knowledge.retrieval.lives import card_status, death_event
+from memory.knowledge.retrieval.taken_in_year import taken_in_year
 
 __all__ = [
     "EVENT_NOUNS",
@@ -127,6 +129,7 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
         placed = await reader.statements(predicates=["OCCURRED_DURING"], object_ids=era, with_evidence=False)
     else:
         placed = await happened_in_year(reader, date.year)
+        placed += [replace(s, subject_id=s.object_id) for s in await taken_in_year(reader, date.year)]
     placed = seen_dated(placed, calendar.words())
     found: dict[int, EntityMatch] = {}
     # In the calendar's order, the undated last.
