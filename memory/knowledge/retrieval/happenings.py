@@ -129,7 +129,8 @@ async def in_year(reader: CanonReader, question: str) -> list[EntityMatch]:
         placed = await reader.statements(predicates=["OCCURRED_DURING"], object_ids=era, with_evidence=False)
     else:
         placed = await happened_in_year(reader, date.year)
-        placed += [replace(s, subject_id=s.object_id) for s in await taken_in_year(reader, date.year)]
+        taken = await taken_in_year(reader, date.year)  # found by the child taken in
+        placed += [replace(s, subject_id=s.object_id) for s in taken if s.object_id is not None]
     placed = seen_dated(placed, calendar.words())
     found: dict[int, EntityMatch] = {}
     # In the calendar's order, the undated last.
