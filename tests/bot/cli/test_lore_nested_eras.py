@@ -64,7 +64,9 @@ def test_a_bare_year_in_an_era_and_its_sub_era_reads_one_way(cli: CliRunner, tmp
         assert said["what happened in 612?"] == said["what happened in 612 SA?"], said
         assert "Ness Brune" in said["who was born in 612?"], said
         # A child taken in that year is among what happened in it.
-        assert "Lark Brune was adopted by Hale Brune on 2 Bloom, year 612 of the Salt Age" in said[questions[0]]
+        assert (
+            "Lark Brune was adopted by Hale Brune on 2 Bloom, year 612 of the Salt Age" in said[questions[0]]
+        )
 
 
 def test_a_year_one_era_holds_reads_in_it_as_before(cli: CliRunner, tmp_path: Path) -> None:
