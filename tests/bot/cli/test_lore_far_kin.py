@@ -294,8 +294,14 @@ def test_a_mentor_and_apprentices_are_asked_in_a_trades_words(cli: CliRunner, tm
 
 def test_a_person_is_found_by_an_epithet_in_any_question(cli: CliRunner, tmp_path: Path) -> None:
     reads = {
-        "What happened to the Lantern?": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
-        "what happened to the lantern": "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair.",
+        "What happened to the Lantern?": (
+            "Ansel Selwyn was crushed in the collapse of the Deep Stair. "
+            "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair."
+        ),
+        "what happened to the lantern": (
+            "Ansel Selwyn was crushed in the collapse of the Deep Stair. "
+            "Ansel Selwyn died in year 351, in the Collapse of the Deep Stair."
+        ),
         "How did the Lantern die?": "Ansel Selwyn was crushed in the collapse of the Deep Stair; he died in year"
         " 351, in the Collapse of the Deep Stair.",
         "Who is known as the Lantern?": "The Lantern is Ansel Selwyn.",
