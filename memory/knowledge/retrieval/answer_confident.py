@@ -24,7 +24,8 @@ two words of three. Measured and not used: four fifths of the words (as sure on 
 questions the one word missing named another thing), a lower coverage let through by the meaning model (the
 namesakes' lines are as close in meaning as right answers), a margin over the second passage's coverage (fewer
 right answers, no fewer wrong ones), and refusing an answer whose question puts a word no source holds beside
-the quoted title ("goblin boss": as many right answers lost, "dragon tonight", as namesakes caught).
+the quoted title (a made-up "kobold chieftain" beside the real Kobold: as many right answers lost as namesakes
+caught).
 """
 
 from __future__ import annotations
@@ -56,8 +57,8 @@ LEXICAL_RANK = 3
 #: The meaning search's rank the first passage must have at most.
 SEMANTIC_RANK = 5
 #: The least share of the question's content words the first passage must hold: all of them. One word missing
-#: is most often the one that names another thing ("ice knife" finding Ice Storm, "lair actions" finding an
-#: entry's Legendary Actions); four fifths let such namesakes answer unanswerable questions nobody tuned for.
+#: is most often the one that names another thing (a made-up "frost dart" finding a real Frost Wall, "nest
+#: powers" finding an entry's Legendary Actions); four fifths let such namesakes answer unanswerable questions nobody tuned for.
 SHARE = 1.0
 #: The fewest content words a question must have to be judged by its share (one word is a lookup, not a
 #: question the passage can be checked against).

@@ -1,12 +1,12 @@
-"""What a player's character means to do, said before what they do: "my rogue wants to stuff a bag of holding into a
-portable hole", "i'm trying to grapple the ogre", "our wizard plans to cast fly on the fighter".
+"""What a player's character means to do, said before what they do: "my bard wants to pour the flask into the
+well", "i'm trying to grapple the ogre", "our wizard plans to cast fly on the fighter".
 
 The asker's own character and their wish ("my rogue wants to") name nothing the books hold: the rogue is the
-asker's, not what is asked about, and the answer is what the deed does ("destroys both items"). Read as the
+asker's, not what is asked about, and the answer is what the deed does. Read as the
 question's subject, they make a sentence about the deed look off the subject, or leave the search to the class's
 pages. At the start of a sentence or a clause, the asker's character (`my`/`our` and a word or two, "I", "we",
 the player) and a verb of wanting or trying ("wants to", "is trying to", "plans to", "needs to") are left out, the
-deed kept: "stuff a bag of holding into a portable hole"; a wish to know leaves what is asked ("i want to know
+deed kept: "pour the flask into the well"; a wish to know leaves what is asked ("i want to know
 who rules Westhaven": "who rules Westhaven"). A wish asked inside a question ("what do I need to
 cast X") is the question's own and stays.
 """
@@ -32,6 +32,6 @@ _INTENT = re.compile(rf"(?:^|(?<=[.!?;,:]\s)|(?<=\s[-–—]\s)){_WHO}{_WISH}{_T
 
 
 def without_intent(question: str) -> str:
-    """Return a question without the asker's character's wish opening its sentences or clauses ("my rogue wants
-    to stuff a bag of holding into a portable hole" -> "stuff a bag of holding into a portable hole")."""
+    """Return a question without the asker's character's wish opening its sentences or clauses ("my bard wants
+    to pour the flask into the well" -> "pour the flask into the well")."""
     return _INTENT.sub("", question)

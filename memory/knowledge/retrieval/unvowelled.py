@@ -1,6 +1,6 @@
 """Words typed without their vowels ("spd", "hvy", "wpn", "rng"): read as the books' word they are the bones of.
 
-Players typing fast drop a word's vowels and keep its consonants in order: "owlbear spd", "hvy crossbow range",
+Players typing fast drop a word's vowels and keep its consonants in order: "griffon spd", "hvy shield wgt",
 "plasma wpn dmg". Such a word is in no book. It is read as a word of the books whose first letter is the same and
 whose consonants, read in order (a doubled letter once), are the letters typed: "spd" is "speed", "hvy" is
 "heavy" ("y" counts as a consonant). A word of a heading or a field's word first, when one alone fits; else the
