@@ -249,8 +249,7 @@ class LineageReader:
         if predicates is not None:
             conditions.append(StatementRow.predicate.in_(list(predicates)))
         table = StatementRow.__table__
-        # In the order written: a join's order is the database's choice (PostgreSQL's may change between two
-        # runs), and answers built from these rows must read the same each time they are asked.
+        # In the order written: PostgreSQL's join order may change between two asks, and answers must not.
         query = with_retcons(table, self.steps, "statement", as_of).where(*conditions).order_by(table.c.id)
         build = RowReader(table)
         rows = (await self.session.execute(query)).all()
