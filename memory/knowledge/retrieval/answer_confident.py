@@ -36,17 +36,22 @@ from dataclasses import dataclass, replace
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import CHATTER, FILLER, Question
+from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_defined import said_as_asked
-from memory.knowledge.retrieval.answer_described import content_share, subject_of, with_subject
-from memory.knowledge.retrieval.answer_first import akin, field_words
+from memory.knowledge.retrieval.answer_described import (
+    content_share,
+    content_words,
+    held_words,
+    search_rank,
+    subject_of,
+    with_subject,
+)
+from memory.knowledge.retrieval.answer_first import field_words
 from memory.knowledge.retrieval.answer_sentence import asks_amount, asks_measure, has_amount, says_field
 from memory.knowledge.retrieval.answer_words import (
-    asked_words,
     fold_words,
     labelled_sentences,
-    related_said,
     sections_of,
 )
 
@@ -63,26 +68,6 @@ SHARE = 1.0
 #: The fewest content words a question must have to be judged by its share (one word is a lookup, not a
 #: question the passage can be checked against).
 MIN_WORDS = 2
-
-
-def _content(question: Question) -> list[str]:
-    """Return the question's content words, through the glossary (as `content_share` counts them)."""
-    return [
-        w
-        for w in asked_words(question.expanded)
-        if w not in STOPWORDS and w not in CHATTER and w not in FILLER and not w.isdigit()
-    ]
-
-
-def _held(words: Sequence[str], seen: Sequence[str]) -> list[str]:
-    """Return the words a text's folded words hold: the word, an ending apart, or in the books' words."""
-    said = related_said(list(seen), list(words))
-    distinct = set(seen)
-    return [w for w in words if w in said or w in distinct or any(akin(w, s) for s in distinct)]
-
-
-def _rank(result: LoreResult, kind: str) -> int | None:
-    return next((r.rank for r in result.reasons if r.kind == kind and r.rank is not None), None)
 
 
 @dataclass(frozen=True)
@@ -103,11 +88,11 @@ def confidence(
     if not results:
         return None
     first = results[0]
-    words = _content(question)
+    words = content_words(question)
     strange = tuple(w for w in words if w in unknown)
     return Confidence(
-        lexical=_rank(first, "lexical"),
-        semantic=_rank(first, "semantic"),
+        lexical=search_rank(first, "lexical"),
+        semantic=search_rank(first, "semantic"),
         share=content_share(question, first),
         words=len(words),
         unknown=strange,
@@ -129,7 +114,7 @@ def _says_fields(question: Question, text: str, seen: Sequence[str]) -> bool:
     for name in question.fields:
         label = [w for w in field_words(replace(question, fields=[name]))]
         asked = [w for w in fold_words(question.asked_by.get(name, "")) if w not in STOPWORDS]
-        if label and not any(says_field(w, text, words) for w in label) and not _held(asked, seen):
+        if label and not any(says_field(w, text, words) for w in label) and not held_words(asked, seen):
             return False
     return True
 
@@ -138,9 +123,9 @@ def best_sentence(question: Question, result: LoreResult) -> str | None:
     """Return the passage's sentence holding most of the question's content words its headings do not say
     (at least one; the earlier on a tie), saying the field asked if one is (`_says_fields`) and an amount if
     one is asked ("how much rain floods the town": a sentence without one says no amount), or None."""
-    words = _content(question)
+    words = content_words(question)
     heading = fold_words(" ".join([result.source_title, *result.heading_path]))
-    asked = [w for w in words if not _held([w], heading)]
+    asked = [w for w in words if not held_words([w], heading)]
     amount = asks_amount(question.text) or asks_measure(question.fields)
     best: tuple[int, str] | None = None
     for section, body in sections_of(result.text):
@@ -148,7 +133,7 @@ def best_sentence(question: Question, result: LoreResult) -> str | None:
             seen = fold_words(" ".join(x for x in (section, label, text) if x))
             if not _says_fields(question, text, seen) or (amount and not has_amount(text)):
                 continue
-            score = len(_held(asked, seen))
+            score = len(held_words(asked, seen))
             if score and (best is None or score > best[0]):
                 best = (score, text)
     return best[1] if best else None

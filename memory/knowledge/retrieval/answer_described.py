@@ -59,12 +59,15 @@ from memory.knowledge.retrieval.answer_words import (
 __all__ = [
     "agreed",
     "content_share",
+    "content_words",
     "described",
     "describes",
+    "held_words",
     "holds_kind",
     "kind_words",
     "named_subject",
     "near",
+    "search_rank",
     "subject_of",
     "with_subject",
     "word_led",
@@ -148,7 +151,7 @@ def holds_kind(text: str, result: LoreResult) -> bool:
     (any, when it names none)."""
     kind = kind_words(text)
     seen = fold_words(" ".join([result.source_title, *result.heading_path, result.text]))
-    return not kind or bool(_held(kind, seen))
+    return not kind or bool(held_words(kind, seen))
 
 
 def describes(text: str) -> bool:
@@ -162,13 +165,14 @@ def describes(text: str) -> bool:
     return not _QUESTION_START.match(said) and bool(_RELATIVE.match(said))
 
 
-def _rank(result: LoreResult, kind: str) -> int | None:
+def search_rank(result: LoreResult, kind: str) -> int | None:
+    """Return the rank one search (`lexical`, `semantic`) gave a passage, or None (it did not find it)."""
     return next((r.rank for r in result.reasons if r.kind == kind and r.rank is not None), None)
 
 
 def agreed(result: LoreResult) -> bool:
     """Return whether the word search and the meaning search both rank a passage at or near the top."""
-    lexical, semantic = _rank(result, "lexical"), _rank(result, "semantic")
+    lexical, semantic = search_rank(result, "lexical"), search_rank(result, "semantic")
     if lexical is None or semantic is None:
         return False
     return semantic <= SEMANTIC_RANK and lexical + semantic <= AGREED_RANKS
@@ -182,7 +186,7 @@ def word_led(results: Sequence[LoreResult], question: Question | None = None) ->
     tentacles paralyze you": the otyugh, an aberration with tentacles too, is no rival to the chuul)."""
     if not results:
         return False
-    lexical, semantic = _rank(results[0], "lexical"), _rank(results[0], "semantic")
+    lexical, semantic = search_rank(results[0], "lexical"), search_rank(results[0], "semantic")
     if lexical != 1 or semantic is None or semantic > SEMANTIC_FOUND:
         return False
     rivals = [r for r in results[1:] if agreed(r)]
@@ -195,11 +199,12 @@ def word_led(results: Sequence[LoreResult], question: Question | None = None) ->
 def near(result: LoreResult) -> bool:
     """Return whether both searches rank a passage in their first few (`NEAR_RANK`): two readings of a
     description that share no scoring found it, neither far down."""
-    lexical, semantic = _rank(result, "lexical"), _rank(result, "semantic")
+    lexical, semantic = search_rank(result, "lexical"), search_rank(result, "semantic")
     return lexical is not None and semantic is not None and max(lexical, semantic) <= NEAR_RANK
 
 
-def _content(question: Question) -> list[str]:
+def content_words(question: Question) -> list[str]:
+    """Return the question's content words, through the glossary (as `content_share` counts them)."""
     return [
         w
         for w in asked_words(question.expanded)
@@ -207,7 +212,8 @@ def _content(question: Question) -> list[str]:
     ]
 
 
-def _held(words: Sequence[str], seen: Sequence[str]) -> list[str]:
+def held_words(words: Sequence[str], seen: Sequence[str]) -> list[str]:
+    """Return the words a text's folded words hold: the word, an ending apart, or in the books' words."""
     said = related_said(list(seen), list(words))
     distinct = set(seen)
     return [w for w in words if w in said or w in distinct or any(akin(w, s) for s in distinct)]
@@ -216,11 +222,11 @@ def _held(words: Sequence[str], seen: Sequence[str]) -> list[str]:
 def content_share(question: Question, result: LoreResult) -> float:
     """Return the share of the question's content words (through the glossary; an ending apart, or in the
     books' words) that a passage holds, in its headings or its text."""
-    words = _content(question)
+    words = content_words(question)
     if not words:
         return 0.0
     seen = fold_words(" ".join([result.source_title, *result.heading_path, result.text]))
-    return len(_held(words, seen)) / len(words)
+    return len(held_words(words, seen)) / len(words)
 
 
 def subject_of(result: LoreResult) -> str | None:
@@ -275,10 +281,10 @@ def best_sentence(question: Question, result: LoreResult) -> str | None:
         units = [u for u in units if has_amount(u.text)]
     if not units:
         return None
-    words = _content(question)
+    words = content_words(question)
 
     def score(unit: _Unit) -> float:
-        held = float(len(_held(words, unit.words)))
+        held = float(len(held_words(words, unit.words)))
         if unit.example:
             held *= EXAMPLE
         return held - 0.001 * unit.position
