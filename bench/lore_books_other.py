@@ -133,6 +133,7 @@ async def run_set(
         for q in questions:
             started, cpu = time.perf_counter(), time.process_time()
             answer = await service.ask(campaign_id, q["question"], viewer=Viewer.PLAYER, record=False)
+            assert answer.reply is not None, "a question asked without a language model has its short answer"
             tally.add(
                 q, answer.reply, (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
             )
