@@ -323,9 +323,9 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if len(people) > 1:
         # "How is Wren related to Tove?": Wren in Tove's words, every tie, kin first; "are Wren and Tove related".
         other, owner = people[0], people[1]
-        found = related_between(owner, other, facts, yes_no=bool(_YES_NO.match(question)))
-        if found is not None:
-            return found
+        tied = related_between(owner, other, facts, yes_no=bool(_YES_NO.match(question)))
+        if tied is not None:
+            return tied
         number = facts.index(owner) + 1
         text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
         return f"{text}. [{number}]", number

@@ -1,4 +1,4 @@
-""""How are A and B related?" names every tie between the two that the asker may see, kin first, then ties by
+""" "How are A and B related?" names every tie between the two that the asker may see, kin first, then ties by
 rite or marriage, then the others (a mentor, an ally, a rival), each once; a tie the GM keeps is left out of a
 player's answer word for word as if never written, and a mentor or a rival alone is no "yes" to "are they related"."""
 
@@ -58,8 +58,12 @@ QUESTIONS = [
 
 def test_every_tie_between_two_is_said_kin_first(cli: CliRunner, tmp_path: Path) -> None:
     player = ask_world(cli, tmp_path, CAMPAIGN, QUESTIONS, citations=False)
-    assert player[QUESTIONS[0]] == "Wren Moss is Tove Moss' sister; Wren Moss is a rival of Tove Moss.", player
-    assert player[QUESTIONS[1]] == "Tove Moss is Wren Moss' brother; Wren Moss is a rival of Tove Moss.", player
+    assert player[QUESTIONS[0]] == "Wren Moss is Tove Moss' sister; Wren Moss is a rival of Tove Moss.", (
+        player
+    )
+    assert player[QUESTIONS[1]] == "Tove Moss is Wren Moss' brother; Wren Moss is a rival of Tove Moss.", (
+        player
+    )
     assert player[QUESTIONS[2]] == (
         "Idrel Vask is Saska Orme's mentor; Saska Orme is an ally of Idrel Vask."
     ), player
