@@ -295,13 +295,8 @@ def key_words(question: str) -> list[str]:
     return [
         w
         for w in dict.fromkeys(words)
-        if w not in GENERIC and w not in CHATTER and w not in fulltext.STOPWORDS and w not in _PREPOSITIONS
+        if w not in GENERIC and w not in CHATTER and w not in fulltext.STOPWORDS
     ]
-
-
-#: Prepositions the search's stopwords keep that say no subject of a question ("how much water per leg": a
-#: sentence need not say "per" to answer it).
-_PREPOSITIONS = frozenset({"per", "via", "upon", "onto", "within", "among", "amongst", "towards", "toward"})
 
 
 def asked_words(question: str) -> list[str]:
