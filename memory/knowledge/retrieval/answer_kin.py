@@ -20,9 +20,10 @@ from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_halves import listing, marked, undecided, which_sibling
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
-from memory.knowledge.retrieval.kin_far_words import FAR_TIES, typed_kin
+from memory.knowledge.retrieval.kin_far_words import typed_kin
 from memory.knowledge.retrieval.kin_in_laws import in_laws_answer
 from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
@@ -320,31 +321,14 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if not people:
         return None
     if len(people) > 1:
-        # "How is Wren related to Tove?": Wren in Tove's words; "are Wren and Tove related": the same.
+        # "How is Wren related to Tove?": Wren in Tove's words, every tie, kin first; "are Wren and Tove related".
         other, owner = people[0], people[1]
-        kin = owner.kin
-        assert kin is not None
+        tied = related_between(owner, other, facts, yes_no=bool(_YES_NO.match(question)))
+        if tied is not None:
+            return tied
         number = facts.index(owner) + 1
-        held = [t for t in (*TIES, *FAR_TIES) if other.entity_name in kin.ties.get(t, ())]
-        story = [
-            believed_tie(owner.entity_name, other.entity_name, kin, t, None) for t in ("parents", "children")
-        ]
-        if any(story) and (not held or held[0] in ("parents", "children")):
-            return f"{next(s for s in story if s)}. [{number}]", number
-        if not held:
-            text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
-            return f"{text}. [{number}]", number
-        tie = held[0]
-        if tie == "siblings" and other.entity_name in kin.ties.get("half-siblings", ()):
-            tie = "half-siblings"
-        if tie == "spouses":
-            said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
-        else:
-            said = f"{other.entity_name} is {possessive(owner.entity_name)} {tie_noun(tie, kin.sexes.get(other.entity_name), False)}"
-        how = kin.via.get(held[0], {}).get(other.entity_name)  # "(her father Corin Brannock's adopted son)"
-        said += f" ({how})" if how else ""
-        yes = "Yes: " if _YES_NO.match(question) else ""
-        return f"{yes}{said}. [{number}]", number
+        text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
+        return f"{text}. [{number}]", number
     owner = people[0]
     kin = owner.kin
     assert kin is not None
