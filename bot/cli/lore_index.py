@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -79,37 +80,58 @@ def reindex(
 
 
 def _view_build(settings: Any, campaign: str, *, build: bool, as_json: bool) -> None:
-    """Say how far a campaign's names views are; with `build`, add the missing ones first."""
+    """Say how far a campaign's search index is (its names views, the sources it misses); with `build`, add
+    the missing names views first."""
 
-    async def work(services: Any) -> Any:
+    async def work(services: Any) -> tuple[Any, dict[str, int]]:
+        from memory.knowledge.index_state import WAITING
+
         target = await services.campaigns.by_name(campaign)
         knowledge = services.knowledge
         if build:
-            shown = (lambda state: typer.echo(view_build_text(state), err=True)) if not as_json else None
-            return await knowledge.view_builder.build(target.id, progress=shown)
-        return await knowledge.view_build(target.id)
+            shown = (
+                (lambda state: typer.echo(view_build_text(state, target.name), err=True))
+                if not as_json
+                else None
+            )
+            state = await knowledge.view_builder.build(target.id, progress=shown)
+        else:
+            state = await knowledge.view_build(target.id)
+        counts = (await knowledge.index_status(target.id))["sources_by_vector_status"]
+        return state, {k: v for k, v in counts.items() if k in WAITING}
 
-    state = run_async(lambda: with_services(settings, work))
+    state, waiting = run_async(lambda: with_services(settings, work))
+    payload = state.model_dump(mode="json") if state is not None else {"state": "none"}
     emit(
-        state.model_dump(mode="json") if state is not None else {"state": "none"},
+        payload | ({"sources_missed": waiting} if state is not None else {}),
         as_json=as_json,
-        text=lambda: view_build_text(state),
+        text=lambda: view_build_text(state, campaign, waiting),
     )
 
 
-def view_build_text(state: Any) -> str:
-    """Return a line saying how far a campaign's names views are (`ViewBuild` or None)."""
+def view_build_text(state: Any, campaign: str, waiting: dict[str, int] | None = None) -> str:
+    """Return how far a campaign's search index is (`ViewBuild` or None), and the sources it misses."""
+    from bot.ops.search_index import missed_words
+
+    missed = missed_words(waiting or {}, campaign)
+    rebuild = f"`lorekeeper reindex --campaign {shlex.quote(campaign)}`"
     if state is None:
         return "The campaign has no vectors: it is searched by words alone."
-    if state.state == "done":
-        return f"The search index is complete: {state.total:,} passages, every view."
     if state.state == "stale":
-        return "The vectors were made another way: run `lorekeeper reindex --campaign NAME` to rebuild them."
-    return (
+        return (
+            "The search index was made by another embedding model or before the passages were cut another way: "
+            f"run {rebuild} to rebuild it (words find everything meanwhile)."
+        )
+    if state.state == "done":
+        if missed:
+            return f"The search index holds {state.total:,} passages, but not all of them yet. {missed}"
+        return f"The search index is complete: {state.total:,} passages, every view."
+    building = (
         f"Adding the passages' names to the search index: {state.done:,} of {state.total:,} done "
         f"({state.percent}%). Lookups work meanwhile; the bot finishes it in the background, "
-        "or run `lorekeeper reindex --campaign NAME --views`."
+        f"or run {rebuild[:-1]} --views`."
     )
+    return f"{building} {missed}" if missed else building
 
 
 def _prune(settings: Any, *, as_json: bool) -> None:
