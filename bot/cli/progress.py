@@ -27,13 +27,19 @@ def describe_report(report: ImportReport) -> str:
 
 
 class Progress:
-    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
+    """A rich progress bar per file (chunks embedded / total) on stderr, and each file's line on stdout.
 
-    def __init__(self, console: Console | None = None) -> None:
+    The bar is drawn only on a terminal and leaves no trace; the lines are the command's output, so they go where
+    its summary goes (a file, a pipe), in order and each ending its line. On a terminal, they are printed above
+    the bar through its console, which keeps the bar below them.
+    """
+
+    def __init__(self, console: Console | None = None, out: Console | None = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.console = console if console is not None else Console(stderr=True)
+        self.out = out if out is not None else Console(highlight=False)
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -41,6 +47,9 @@ class Progress:
             TimeElapsedColumn(),
             console=self.console,
             transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+            disable=not self.console.is_terminal,
         )
         self.progress.start()
         self.tasks: dict[str, Any] = {}
@@ -64,13 +73,16 @@ class Progress:
         return update
 
     def finish(self, name: str, line: str) -> None:
+        """Take a file's bar away and print its line."""
         task = self.tasks.pop(name, None)
         if task is not None:
             self.progress.remove_task(task)
-        self.progress.console.print(line, highlight=False)
+        self.line(line)
 
     def line(self, text: str) -> None:
-        self.progress.console.print(text, highlight=False)
+        """Print a line of the command's output (rich markup), whole: the screen or the file wraps it."""
+        shown = self.console if self.console.is_terminal and self.out.is_terminal else self.out
+        shown.print(text, highlight=False, soft_wrap=True)
 
     def stop(self) -> None:
         self.progress.stop()

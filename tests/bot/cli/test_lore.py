@@ -248,7 +248,8 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     path = tmp_path / "world.md"
     path.write_text(WORLD, encoding="utf-8")
     screen = io.StringIO()
-    progress = Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    terminal = Console(file=screen, force_terminal=True, width=120, color_system=None)
+    progress = Progress(terminal, out=terminal)  # a terminal's: the lines are printed above the bars
     update = progress.callback("world.md")
     seen: list[tuple[ImportStage, str, float, float | None]] = []
 
@@ -277,6 +278,24 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     assert "world.md (done)" in shown and f"{n}/{n}" in shown and "━" in shown
     assert f"✓ world.md: imported as source #{report.source.id}" in shown
     assert not progress.progress.tasks  # a finished file leaves the bar
+
+
+def test_ingest_prints_each_file_then_the_summary_on_stdout_each_on_a_line_of_its_own(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    folder = bible(tmp_path)
+    long_name = folder / "the-glass-reach-setting-and-its-many-drowned-places-for-the-table.md"
+    long_name.write_text(WORLD.replace("Shattered Isles", "Glass Reach"), encoding="utf-8")
+    result = cli.invoke(
+        app, ["ingest", str(folder / "world.md"), str(long_name), "-c", CAMPAIGN, "--class", "canon"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert result.stdout.endswith("\n")
+    assert [line[:12] for line in lines[:2]] == ["✓ world.md: ", "✓ the-glass-"]
+    assert lines[1].endswith("vectors disabled")  # a long line is left whole for the screen to wrap
+    assert lines[2].startswith(f"Campaign “{CAMPAIGN}”: prose: 2 created") and len(lines) == 3
+    assert result.stderr == ""  # the bars are drawn on a terminal only
 
 
 def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path: Path) -> None:
