@@ -10,14 +10,25 @@ if TYPE_CHECKING:
     from memory.knowledge.source_models import ImportProgress, ImportReport
 
 
+def source_name(title: str, filename: str) -> str:
+    """Return a source as the GM knows it: its title, then the file it came from ("Core Rules (core.md)"); the
+    file name alone when the title is only the file's name (a file with no `# ` heading)."""
+    if title.strip() in {filename, filename.rsplit("/", 1)[-1].rsplit(".", 1)[0], ""}:
+        return filename
+    return f"{title} ({filename})"
+
+
 def describe_report(report: ImportReport) -> str:
     """Return one imported file's line for the console: what became of it, its chunks and vectors."""
     if report.duplicate_of is not None:
         line = f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
         return line + (f"; {', '.join(report.changed)}" if report.changed else "")
+    from rich.markup import escape
+
     verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
     line = (
-        f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "
+        f"[green]✓[/green] {escape(report.filename)}: {verb} as “{escape(report.source.title)}”, "
+        f"source #{report.source.id} "
         f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
         f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
     )
