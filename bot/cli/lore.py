@@ -238,6 +238,7 @@ def sources(
     found = run_async(lambda: with_services(settings, work))
 
     def text() -> str:
+        from bot.cli.progress import source_name
         from canon.wording.counts import counted
 
         if not found:
@@ -253,7 +254,7 @@ def sources(
             if s.always_include:
                 flags.append("always")
             rows.append(
-                f"#{s.id:<5} {s.filename}  [{', '.join(flags)}]  v{s.version}  {s.chunk_count} chunks  "
+                f"#{s.id:<5} {source_name(s.title, s.filename)}  [{', '.join(flags)}]  v{s.version}  {s.chunk_count} chunks  "
                 f"vectors {s.vector_status.value}  sha256 {s.content_hash[:12]}  "
                 f"imported {s.imported_at:%Y-%m-%d %H:%M}  used {s.times_used}×"
             )
