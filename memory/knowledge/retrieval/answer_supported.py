@@ -5,11 +5,13 @@ a thing no source holds most often shares all but one of its words with a neighb
 armor class" with the real Hound's, a "frost lance" with the spell Lance. `unsupported` reads the words that name
 what is asked where the question's grammar says they do, and finds the one the passages quoted do not hold (in
 their headings or text, an ending, a typo or the books' own word apart), or None:
-1. the owner of the field asked ("the ember hound's armor class"): every word of it names whose field is asked;
-2. a kind of the field asked ("a burrowing speed", "cold damage"): the word before the field's names which of
-   its kinds is asked, unless it only asks an amount ("bonus damage", "the highest rank");
-3. a name of two nouns joined by "of" ("the oath of embers"): a passage holding the first noun but not the second
-   is about another one of its kind;
+1. the owner of the field asked ("the ember hound's armor class"): every word of it names whose field is asked
+   (the asker's own character does not: "my warden's save DC" asks a rule the passage need not say of wardens);
+2. a kind of the field asked ("a burrowing speed", "its cold damage"): the word before the field's names which
+   of its kinds is asked when other passages found name things or fields' values by it ("Ring of Burrowing",
+   "Speed: 20 ft., burrow 20 ft."); a word the books name nothing by asks an amount ("its average hit points");
+3. a name of two nouns joined by "of" ("the oath of embers"): a passage naming another of its kind ("Oath of
+   Cinders") and never the second noun is about that other one;
 4. a word after the quoted passage's title in a bare naming phrase the question opens with ("lance stones - how
    far", "hound pack how many", "hound whelp hit points"): the title with a noun after it is another thing. A
    word followed by a small word is most often a verb ("ghoul clawing at you"), and the last word of a question
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
+from memory.knowledge.fields import fields_of
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question
 from memory.knowledge.retrieval.answer import nothing_known
@@ -44,6 +47,8 @@ _DEFAULT = frozenset({"walking", "walk", "normal", "regular", "usual", "basic"})
 _DETERMINERS = frozenset(
     {"a", "an", "the", "its", "their", "his", "her", "my", "your", "our", "this", "that", "s"}
 )
+#: Words that make an owner a character at the table, not a thing the books name ("my wizard's save DC").
+_THEIRS = frozenset({"my", "our", "your", "his", "her", "their"})
 #: The words that ask (a bare phrase has none).
 _ASKING = re.compile(
     r"who|whom|whose|what|whats|when|where|which|why|how|is|are|was|were|did|does|do|has|have|can|could|will"
@@ -117,13 +122,17 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
     owner = []
     for word in reversed(words[:mark]):
         if not _content(word):
-            break
+            # "my wizard's spell save DC": the asker's own (or a companion's) character asks a rule's field.
+            return [] if word in _THEIRS else owner
         owner.append(word)
     return owner
 
 
-def _of_field(question: Question, words: Sequence[str], held: set[str], asking: set[str]) -> str | None:
-    """Return a word of a field asked's owner or kind the passages do not hold (rules 1 and 2), or None."""
+def _of_field(
+    question: Question, words: Sequence[str], held: set[str], asking: set[str], named: set[str]
+) -> str | None:
+    """Return a word of a field asked's owner the passages do not hold, or of its kind the passages do not hold
+    while others found name things by it (`named`), or None (rules 1 and 2)."""
     bare = _asks_nothing(words)
     for start, _ in _field_spans(question, words):
         for word in _owner(words, start):
@@ -133,7 +142,7 @@ def _of_field(question: Question, words: Sequence[str], held: set[str], asking: 
         # A kind stands after a determiner ("a swimming speed", "its fire damage") or in a bare phrase; after the
         # subject of an asking verb it is most often a verb ("does a ward need concentration").
         placed = bare or (start > 1 and words[start - 2] in _DETERMINERS)
-        if placed and _kind_word(before) and before not in asking and before not in held:
+        if placed and _kind_word(before) and before not in asking and before not in held and before in named:
             return before
     return None
 
@@ -143,8 +152,10 @@ def _asks_nothing(words: Sequence[str]) -> bool:
     return not any(_ASKING.fullmatch(w) for w in words)
 
 
-def _of_name(words: Sequence[str], held: set[str], common: set[str]) -> str | None:
-    """Return the second noun of a name "N of M" whose first noun the passages hold and second not (rule 3)."""
+def _of_name(words: Sequence[str], seen: Sequence[str], held: set[str], common: set[str]) -> str | None:
+    """Return the second noun of a name "N of M" the passages do not hold while they name another "N of"
+    ("the oath of embers" beside the passage's "Oath of Cinders"), or None (rule 3)."""
+    others = {seen[i - 1] for i in range(1, len(seen) - 1) if seen[i] == "of"}
     for i in range(1, len(words) - 1):
         if words[i] != "of":
             continue
@@ -153,12 +164,26 @@ def _of_name(words: Sequence[str], held: set[str], common: set[str]) -> str | No
         if (
             _content(first)
             and _content(second)
-            and first in held
+            and first in others
             and second not in held
             and second not in common
         ):
             return second
     return None
+
+
+def _named_elsewhere(
+    words: Sequence[str], results: Sequence[LoreResult], quoted: Sequence[LoreResult]
+) -> set[str]:
+    """Return the question's words that passages found but not quoted name things or fields' kinds by: in their
+    headings, their lines' names or their fields' values ("Ring of Swimming", "Speed: 20 ft., swim 40 ft.")."""
+    said: list[str] = []
+    for result in results:
+        if result in quoted:
+            continue
+        said += fold_words(" ".join(result.heading_path))
+        said += [w for f in fields_of(result) for w in fold_words(f"{f.label} {f.value}")]
+    return {w for w in words if held_words([w], said)}
 
 
 def _title_words(result: LoreResult) -> list[str]:
@@ -223,8 +248,8 @@ def unsupported(
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
     return (
-        _of_field(question, words, held, asking)
-        or _of_name(words, held, folded_common)
+        _of_field(question, words, held, asking, _named_elsewhere(words, results, quoted))
+        or _of_name(words, seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
     )
 

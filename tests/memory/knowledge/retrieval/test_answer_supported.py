@@ -18,6 +18,20 @@ HOUND = passage(
     "Ash Hound",
     chunk_id=31,
 )
+EEL = passage(
+    "## Cave Eel\n\n*Medium beast, unaligned*\n\n- **Armor Class** 12\n- **Hit Points** 9 (2d8)\n- **Speed** "
+    "0 ft., swim 40 ft.",
+    "Bestiary",
+    "Cave Eel",
+    chunk_id=34,
+)
+MOVING = passage(
+    "## Speed\n\nA creature's speed is the distance it can move in a round.",
+    "Rules",
+    "Movement",
+    "Speed",
+    chunk_id=35,
+)
 LANCE = passage(
     "## Lance\n\n*2nd-level evocation*\n\n- **Casting Time** 1 action\n- **Range** 90 feet\n- **Duration** "
     "Instantaneous\n\nA spear of light flies from your hand. A creature in its path takes 3d8 radiant damage.",
@@ -57,14 +71,22 @@ def test_a_field_of_an_owner_the_passage_never_names_is_nothing_known() -> None:
     said = _quoting("Armor Class: 14 (natural armor).")
     assert unsupported(analyse("what's the ash hound alpha's armor class?"), [], [HOUND], said) == "alpha"
     assert unsupported(analyse("what's the ash hound's armor class?"), [], [HOUND], said) is None
+    # The asker's own character names no thing of the books: the rule quoted need not name it.
+    said = _quoting("A creature's speed is the distance it can move in a round.")
+    assert unsupported(analyse("what's my warden's speed?"), [], [MOVING], said) is None
+    assert unsupported(analyse("what's the warden's speed?"), [], [MOVING], said) == "warden"
 
 
 def test_a_kind_of_the_field_asked_must_be_held() -> None:
-    assert not reply(analyse("does the ash hound have a swimming speed?"), [], [HOUND]).known
-    assert not reply(analyse("what's the ash hound's flying speed?"), [], [HOUND]).known
+    # Another passage found says a speed of that kind: the hound's plain speed is no answer.
+    for question in ("does the ash hound have a swimming speed?", "what's the ash hound's swimming speed?"):
+        assert not reply(analyse(question), [], [HOUND, EEL]).known, question
+    assert "swim 40 ft" in reply(analyse("what's the cave eel's swimming speed?"), [], [EEL, HOUND]).text
     # Its speed said by default, or an amount of it, is what the passage writes.
-    assert "40 ft" in reply(analyse("what is the ash hound's walking speed?"), [], [HOUND]).text
-    assert unsupported(analyse("what's the ash hound's bonus damage?"), [], [HOUND], _quoting("7")) is None
+    assert "40 ft" in reply(analyse("what is the ash hound's walking speed?"), [], [HOUND, EEL]).text
+    said = _quoting("Hit Points: 22 (4d8+4).")
+    for question in ("what's the ash hound's bonus damage?", "what are the ash hound's average hit points?"):
+        assert unsupported(analyse(question), [], [HOUND, EEL], said) is None, question
 
 
 def test_a_verb_before_a_field_is_no_kind_of_it() -> None:
