@@ -19,21 +19,27 @@ def source_name(title: str, filename: str) -> str:
 
 
 def describe_report(report: ImportReport) -> str:
-    """Return one imported file's line for the console: what became of it, its chunks and vectors."""
-    if report.duplicate_of is not None:
-        line = f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
-        return line + (f"; {', '.join(report.changed)}" if report.changed else "")
+    """Return one imported file's line for the console: what became of it, its passages and how they are found."""
     from rich.markup import escape
 
+    from bot.ops.search_index import search_state
+    from canon.wording.counts import counted
+
+    if report.duplicate_of is not None:
+        line = (
+            f"[yellow]=[/yellow] {escape(report.filename)}: the same text as source #{report.duplicate_of}, "
+            "nothing new to import"
+        )
+        return line + (f"; {', '.join(report.changed)}" if report.changed else "")
     verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
     line = (
         f"[green]✓[/green] {escape(report.filename)}: {verb} as “{escape(report.source.title)}”, "
         f"source #{report.source.id} "
         f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
-        f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
+        f"{counted(report.chunk_count, 'passage')}, {search_state(report.vector_status.value)}"
     )
     if report.vector_error:
-        line += f" ({report.vector_error})"
+        line += f": {escape(report.vector_error)}"
     return "\n".join([line, *(f"  [yellow]![/yellow] {w}" for w in report.warnings)])
 
 

@@ -127,7 +127,7 @@ def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path
     (same,) = run(cli, "ingest", str(world), "--class", "canon")["imported"]
     assert same["changed"] == [] and same["source"]["hidden"]
     shown = cli.invoke(app, ["ingest", str(world), "--visible", "--campaign", CAMPAIGN])
-    assert shown.exit_code == 0 and "not indexed again; now visible to players" in shown.output
+    assert shown.exit_code == 0 and "nothing new to import; now visible to players" in shown.output
 
 
 def test_prose_imported_without_a_class_says_it_went_in_as_reference(cli: CliRunner, tmp_path: Path) -> None:
@@ -293,8 +293,9 @@ def test_ingest_prints_each_file_then_the_summary_on_stdout_each_on_a_line_of_it
     lines = result.stdout.splitlines()
     assert result.stdout.endswith("\n")
     assert [line[:12] for line in lines[:2]] == ["✓ world.md: ", "✓ the-glass-"]
-    assert lines[1].endswith("vectors disabled")  # a long line is left whole for the screen to wrap
-    assert lines[2].startswith(f"Campaign “{CAMPAIGN}”: prose: 2 created") and len(lines) == 3
+    # A long line is left whole for the screen to wrap.
+    assert lines[1].endswith("2 passages, found by words (search by meaning is switched off)")
+    assert lines[2] == f"Campaign “{CAMPAIGN}”: 2 prose files imported." and len(lines) == 3
     assert result.stderr == ""  # the bars are drawn on a terminal only
 
 
@@ -349,7 +350,7 @@ def test_the_sources_list_says_a_source_holds_gm_only_sections_to_the_gm(
     assert listed["hidden"] is False and listed["hidden_chunks"] == 1
     gm = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "gm"])
     assert gm.exit_code == 0, gm.output
-    assert f"GM-only sections: 1 of its {listed['chunk_count']} chunks" in gm.stdout
+    assert f"GM-only sections: 1 of its {listed['chunk_count']} passages" in gm.stdout
     player = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "player"])
     assert "isles.md" in player.stdout and "GM-only" not in player.stdout
     assert cli.invoke(app, ["sources", "--campaign", CAMPAIGN]).stdout == player.stdout  # the default
