@@ -119,7 +119,7 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
         mark -= 1
     if mark < 1 or words[mark] != "s":
         return []
-    owner = []
+    owner: list[str] = []
     for word in reversed(words[:mark]):
         if not _content(word):
             # "my wizard's spell save DC": the asker's own (or a companion's) character asks a rule's field.
