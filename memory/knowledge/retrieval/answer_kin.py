@@ -108,8 +108,7 @@ def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     words = kin_words(question)
     doubt = doubting_word(words, word)  # "real father": the truth of the tie asked
     return all(
-        w in ASKING or w in named or w in (word, doubt) or KIN_WORDS.get(w, ("?",))[0] == tie
-        for w in words
+        w in ASKING or w in named or w in (word, doubt) or KIN_WORDS.get(w, ("?",))[0] == tie for w in words
     )
 
 
