@@ -68,15 +68,33 @@ def reindex(
     emit(
         report.model_dump(mode="json"),
         as_json=as_json,
-        text=lambda: (
-            f"Reindexed {report.sources} sources ({report.chunks} chunks, {report.rechunked_sources} re-chunked); "
-            f"vectors: {report.vector_status.value}"
-            + (f" ({report.vector_error})" if report.vector_error else f", {report.vectors} embedded")
-            + f" in {report.seconds:.1f} s."
-        ),
+        text=lambda: reindex_text(report),
     )
     if report.vector_error:
         raise typer.Exit(1)
+
+
+def reindex_text(report: Any) -> str:
+    """Return what a reindex rebuilt (`ReindexReport`), in words: sources, passages, how they are found now."""
+    from bot.ops.search_index import search_state
+    from canon.wording.counts import counted
+
+    cut = (
+        f", {counted(report.rechunked_sources, 'source')} cut into passages again"
+        if report.rechunked_sources
+        else ""
+    )
+    said = (
+        f"Rebuilt the search index of {counted(report.sources, 'source')} ({counted(report.chunks, 'passage')}"
+        f"{cut}) in {report.seconds:.1f} s: "
+    )
+    if report.vector_error:
+        return (
+            said
+            + f"found by words only, search by meaning failed ({report.vector_error}). Run it again later."
+        )
+    state = search_state(report.vector_status.value)
+    return said + ("each " + state if report.vector_status.value == "indexed" else state) + "."
 
 
 def _view_build(settings: Any, campaign: str, *, build: bool, as_json: bool) -> None:
@@ -116,7 +134,10 @@ def view_build_text(state: Any, campaign: str, waiting: dict[str, int] | None = 
     missed = missed_words(waiting or {}, campaign)
     rebuild = f"`lorekeeper reindex --campaign {shlex.quote(campaign)}`"
     if state is None:
-        return "The campaign has no vectors: it is searched by words alone."
+        return (
+            "The campaign is searched by words alone: search by meaning is switched off, or nothing is "
+            "imported yet."
+        )
     if state.state == "stale":
         return (
             "The search index was made by another embedding model or before the passages were cut another way: "
@@ -124,8 +145,8 @@ def view_build_text(state: Any, campaign: str, waiting: dict[str, int] | None = 
         )
     if state.state == "done":
         if missed:
-            return f"The search index holds {state.total:,} passages, but not all of them yet. {missed}"
-        return f"The search index is complete: {state.total:,} passages, every view."
+            return f"The search index is not complete. {missed}"
+        return f"The search index is complete: {state.total:,} passages, each found by meaning and by words."
     building = (
         f"Adding the passages' names to the search index: {state.done:,} of {state.total:,} done "
         f"({state.percent}%). Lookups work meanwhile; the bot finishes it in the background, "

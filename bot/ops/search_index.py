@@ -1,4 +1,5 @@
-"""Sources that search by meaning misses, in a GM's words: for `doctor` and `reindex --status`.
+"""How a source is found, and the sources search by meaning misses, in a GM's words: for `ingest`, `sources`,
+`reindex --status` and `doctor`.
 
 A source's passages are always found by their words; search by meaning needs their vectors. Those can be out of
 date (made by another embedding model, or before the passages were cut another way), have failed, or not be made
@@ -14,8 +15,22 @@ from bot.ops.checks import Check
 from canon.wording.counts import counted, listed
 from config.settings import Settings
 
+#: How a source is found, by the state of its vectors, as `ingest` and `sources` say it.
+SEARCH_STATES = {
+    "indexed": "found by meaning and by words",
+    "stale": "found by words only (its search by meaning is out of date)",
+    "failed": "found by words only (its search by meaning failed)",
+    "pending": "found by words only (its search by meaning is not built yet)",
+    "disabled": "found by words (search by meaning is switched off)",
+}
+
 #: The states that search by meaning misses, in the order they are told.
 _MISSED = (("stale", "out of date"), ("failed", "failed"), ("pending", "not built yet"))
+
+
+def search_state(status: str) -> str:
+    """Return how a source is found, in words, from its vector status ("indexed", "stale", ...)."""
+    return SEARCH_STATES.get(status, status)
 
 
 def missed_words(counts: Mapping[str, int], campaign: str) -> str | None:

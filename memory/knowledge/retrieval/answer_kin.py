@@ -23,6 +23,7 @@ from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
+from memory.knowledge.retrieval.kin_doubted import doubted, doubting_word
 from memory.knowledge.retrieval.kin_far_words import typed_kin
 from memory.knowledge.retrieval.kin_in_laws import in_laws_answer
 from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
@@ -104,9 +105,10 @@ def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     """Return whether a question holds nothing but names, its kin word and the words of asking."""
     named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
     tie = KIN_WORDS.get(word, ("",))[0]  # "aunts and uncles": both words of one tie
+    words = kin_words(question)
+    doubt = doubting_word(words, word)  # "real father": the truth of the tie asked
     return all(
-        w in ASKING or w in named or w == word or KIN_WORDS.get(w, ("?",))[0] == tie
-        for w in kin_words(question)
+        w in ASKING or w in named or w in (word, doubt) or KIN_WORDS.get(w, ("?",))[0] == tie for w in words
     )
 
 
@@ -175,9 +177,14 @@ def _kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     rumours = believed(owner.entity_name, owner.kin, tie, sex) if tie in ("parents", "children") else []
     kin = plain_ties(owner.kin, tie) if rumours else owner.kin
     listed = _listed(question, owner, kin, tie, sex) if kin.ties.get(tie) or not rumours else None
+    doubt = doubting_word(kin_words(question), word)
+    if doubt is not None and rumours:  # "real father": the truth first, then what is believed, not said true
+        listed, rumours = doubted(owner.entity_name, listed, rumours, doubt)
     text = "; ".join([*([listed] if listed else []), *rumours]) or far_unknown(
         owner.entity_name, kin, tie, sex
     )
+    if doubt is not None and (text or "").startswith("Nothing "):
+        return None  # the truth of a tie canon does not hold may be the passages' to tell
     return (f"{text}. [{number}]", number) if text else None
 
 

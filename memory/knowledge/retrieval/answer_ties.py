@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_mentor_spans import mentor_span_answer
 from memory.knowledge.retrieval.answer_mentors import mentor_answer
 from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.kin import FAMILY
+from memory.knowledge.retrieval.tie_sexes import gendered, sexed_tie
 from memory.knowledge.retrieval.tie_tense import ties_in_tense
 
 __all__ = ["ties_answer"]
@@ -130,6 +131,16 @@ def _say(
     if not found:
         return None
     number = facts.index(owner) + 1
+    sexed = gendered(predicate, end, singular)  # "godfather": said of each by their own sex
+    if sexed is not None:
+        said = sexed_tie(
+            owner,
+            facts,
+            found,
+            sexed,
+            lambda names, nouns: ties_in_tense(owner, facts, predicate, names, nouns),
+        )
+        return f"{said}. [{number}]", number
     return f"{ties_in_tense(owner, facts, predicate, found, (singular, plural))}. [{number}]", number
 
 

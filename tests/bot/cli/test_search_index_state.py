@@ -75,19 +75,33 @@ def test_files_imported_together_or_one_after_another_are_each_found_by_meaning(
 def test_a_source_search_by_meaning_misses_is_named_alike_by_every_view_until_a_reindex(
     cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
-    run(cli, "ingest", *written(tmp_path, "core.md", "setting.md"))
+    imported = said(cli, "ingest", *written(tmp_path, "core.md", "setting.md"), "-c", CAMPAIGN)
+    assert (
+        "✓ core.md: imported as “Core Rules”, source #1 (Reference), 1 passage, found by meaning and by words"
+        in (imported)
+    )
     mark_stale(cli_env, "core.md")
     assert states(cli) == ["stale", "indexed"]
+    listed = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "gm"]).stdout.splitlines()
+    assert listed[0].startswith(
+        "#1     Core Rules (core.md)  [Reference, enabled]  version 1, 1 passage, found by "
+    )
+    assert "found by words only (its search by meaning is out of date), imported " in listed[0]
+    assert "found by meaning and by words, imported " in listed[1] and listed[1].endswith("used in 0 answers")
+    assert listed[2].startswith("Search by meaning misses 1 source of “Salt Reach” (1 out of date)")
     status = said(cli, "reindex", "--status", "--campaign", CAMPAIGN)
-    assert "complete" not in status
+    assert status.startswith("The search index is not complete. ") and "is complete" not in status
     assert "Search by meaning misses 1 source of “Salt Reach” (1 out of date); words still find it." in status
     assert "Run `lorekeeper reindex --campaign 'Salt Reach'` to rebuild the search index" in status
     doctor = said(cli, "doctor")
     assert "note search index: Search by meaning misses 1 source of “Salt Reach”" in doctor
     assert run(cli, "reindex", "--status")["sources_missed"] == {"stale": 1}
 
-    said(cli, "reindex", "--campaign", CAMPAIGN)
+    rebuilt = said(cli, "reindex", "--campaign", CAMPAIGN)
+    assert rebuilt.startswith("Rebuilt the search index of 2 sources (2 passages) in ")
+    assert rebuilt.endswith(" s: each found by meaning and by words.")
     assert states(cli) == ["indexed", "indexed"]
+    assert len(cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "gm"]).stdout.splitlines()) == 2
     assert "The search index is complete" in said(cli, "reindex", "--status", "--campaign", CAMPAIGN)
     assert "ok search index: every imported source is found by meaning and by words" in said(cli, "doctor")
 
