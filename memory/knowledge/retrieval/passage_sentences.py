@@ -54,7 +54,8 @@ def _blocks(text: str) -> tuple[str, ...]:
             blocks.append(" ".join(current))
             current = []
         if field is not None:
-            blocks.append(_unlabelled(field))  # a price list's line, a stat's: its own ("Desalter kit: 25 sh")
+            # A price list's line, a stat's: a block of its own ("Filter mask: 9 cr").
+            blocks.append(_unlabelled(field))
             continue
         if (
             line.strip()
