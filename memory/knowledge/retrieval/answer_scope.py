@@ -157,7 +157,9 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    held = [w for w in naming if held_long(w, words)]
+    # A word the books say in their own words is held ("rid" of "get rid of": "Removed by …").
+    said = related_said(sorted(words), naming)
+    held = [w for w in naming if held_long(w, words) or w in said]
     if best:
         return not held
     return naming[0] not in held or 2 * len(held) < len(naming)

@@ -33,7 +33,7 @@ GOLEM = passage(
 CONDITIONS = passage(
     "## Conditions\n\nA condition lasts until it is removed.\n\n"
     "- **Dazed**: you cannot take Reactions. Shake it off with a Grit roll.\n"
-    "- **Scorched**: lose 1 Health each turn until doused with water.",
+    "- **Scorched**: lose 1 Health each turn. Removed by dousing yourself with water.",
     "Ashfall Rules",
     "Conditions",
     chunk_id=4,
@@ -111,3 +111,18 @@ def test_how_much_of_a_thing_is_said_by_a_sentence_naming_it_not_a_price() -> No
 def test_how_far_one_place_is_from_another_in_the_books_unit() -> None:
     answer = reply(analyse("how far is coldharbour from ember gate"), [], [TRAVEL])
     assert answer.known and "5 sectors" in answer.text
+
+
+def test_getting_rid_of_a_condition_is_what_removes_it_named() -> None:
+    answer = reply(analyse("how do i get rid of scorched"), [], [SUPPLIES, CONDITIONS])
+    assert answer.known and "dousing yourself with water" in answer.text and "Scorched" in answer.text
+
+
+def test_a_formula_under_a_bold_label_is_the_labels_value() -> None:
+    derived = passage(
+        "## Derived Numbers\n\n- **Health** = Grit × 2 + 4.\n- **Heat** limit = Nerve + 3. Heat is how hot you run.",
+        "Ashfall Rules",
+        "Derived Numbers",
+    )
+    answer = reply(analyse("heat limit?"), [], [derived])
+    assert answer.known and "Nerve + 3" in answer.text
