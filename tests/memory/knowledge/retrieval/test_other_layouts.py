@@ -126,3 +126,15 @@ def test_a_formula_under_a_bold_label_is_the_labels_value() -> None:
     )
     answer = reply(analyse("heat limit?"), [], [derived])
     assert answer.known and "Nerve + 3" in answer.text
+
+
+def test_what_a_thing_does_goes_on_past_the_sentence_saying_what_it_is() -> None:
+    resting = passage(
+        "## Resting\n\nA camp is a full night under a roof. You recover all Heat and clear Dazed.\n\n"
+        "A nap is an hour in the shade.",
+        "Ashfall Rules",
+        "Resting",
+    )
+    answer = reply(analyse("what does a camp do"), [], [resting])
+    assert answer.known and "full night under a roof" in answer.text and "recover all Heat" in answer.text
+    assert "recover all Heat" not in reply(analyse("what is a camp"), [], [resting]).text
