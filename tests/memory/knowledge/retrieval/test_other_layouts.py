@@ -138,3 +138,16 @@ def test_what_a_thing_does_goes_on_past_the_sentence_saying_what_it_is() -> None
     answer = reply(analyse("what does a camp do"), [], [resting])
     assert answer.known and "full night under a roof" in answer.text and "recover all Heat" in answer.text
     assert "recover all Heat" not in reply(analyse("what is a camp"), [], [resting]).text
+
+
+def test_a_why_the_book_says_nobody_knows_is_answered_so() -> None:
+    vents = passage(
+        "## The Vents\n\nThe vents opened in a single night. Nobody knows why the vents opened. The Ember Cult "
+        "teaches that the mountain woke.",
+        "Ashfall Setting",
+        "The Vents",
+    )
+    answer = reply(analyse("why did the vents open"), [], [vents])
+    assert answer.known and "Nobody knows why the vents opened" in answer.text
+    untold = passage("## The Vents\n\nThe vents opened in a single night.", "Ashfall Setting", "The Vents")
+    assert not reply(analyse("why did the vents open"), [], [untold]).known
