@@ -158,8 +158,8 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
     # A word the books say in their own words is held ("rid" of "get rid of": "Removed by …").
-    said = related_said(sorted(words), naming)
-    held = [w for w in naming if held_long(w, words) or w in said]
+    related = related_said(sorted(words), naming)
+    held = [w for w in naming if held_long(w, words) or w in related]
     if best:
         return not held
     return naming[0] not in held or 2 * len(held) < len(naming)
@@ -220,6 +220,10 @@ def _names_first(question: Question, strange: Sequence[str], first: LoreResult) 
         w for w in fold_words(first.heading_path[-1] if first.heading_path else "") if w not in STOPWORDS
     ]
     # The title's own words, a plural apart: "kenku mimicry" does not name "Mimic" ("mimicry" is another word).
+    # A plural title said in the singular ("the frozen condition" of "Conditions") names a kind of entry the
+    # section lists: the word no source holds is the entry asked, which the list does not hold.
+    if any(t in (w + "s", w + "es") for t in title for w in rest):
+        return False
     return bool(title) and all(any(_plural_apart(t, w) for w in rest) for t in title)
 
 

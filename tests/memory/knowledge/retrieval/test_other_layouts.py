@@ -151,3 +151,16 @@ def test_a_why_the_book_says_nobody_knows_is_answered_so() -> None:
     assert answer.known and "Nobody knows why the vents opened" in answer.text
     untold = passage("## The Vents\n\nThe vents opened in a single night.", "Ashfall Setting", "The Vents")
     assert not reply(analyse("why did the vents open"), [], [untold]).known
+
+
+def test_an_entry_a_list_of_its_kind_does_not_hold_is_not_known() -> None:
+    asked = analyse("what does the chilled condition do")
+    assert not reply(asked, [], [CONDITIONS], unknown=["chilled"]).known
+    # A word no source holds before a whole title only qualifies it (an owner, a nickname).
+    rites = passage("## Ember Rite\n\nThe ember rite wakes a banked fire.", "Ashfall Rules", "Ember Rite")
+    assert reply(analyse("what does orla's ember rite do"), [], [rites], unknown=["orla"]).known
+
+
+def test_a_field_no_source_states_is_not_answered_by_its_entrys_other_lines() -> None:
+    asked = analyse("how much does a cinder wolf weigh")
+    assert not reply(asked, [], [WOLF], unknown=["weight"]).known
