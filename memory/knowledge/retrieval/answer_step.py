@@ -198,7 +198,8 @@ def _reply(
     if not hits and question.subject:
         fewer = narrowed(question, results)
         if fewer is not None:
-            hits = field_answers(fewer, results, len(facts) + 1)
+            # A term defined by its label answers the question that names it alone, all its words asked.
+            hits = [h for h in field_answers(fewer, results, len(facts) + 1) if not h.term]
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
     hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
