@@ -17,6 +17,8 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    word followed by a small word is most often a verb ("ghoul clawing at you"), and the last word of a question
    that is a bare phrase is what it asks ("bag of holding capacity"): both are left alone, as are words common in
    the books (`RetrievalTrace.common_words`: "target", "creature").
+5. the measure asked by "how" whose units other measures share ("how tall", "how wide"): a distance said of
+   something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
 is left as it is: canon's names are matched when its facts are found.
 """
@@ -30,7 +32,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.fields import fields_of
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question
+from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question, how_word
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.retrieval.answer_described import held_words
 from memory.knowledge.retrieval.answer_first import akin
@@ -47,6 +49,9 @@ _DEFAULT = frozenset({"walking", "walk", "normal", "regular", "usual", "basic"})
 _DETERMINERS = frozenset(
     {"a", "an", "the", "its", "their", "his", "her", "my", "your", "our", "this", "that", "s"}
 )
+#: The words of an owner read, nearest first: its noun and the word naming which ("hound alpha's"); words before
+#: them are as often a verb or a scene ("the spear sets the blast's range").
+OWNER_WORDS = 2
 #: Words that make an owner a character at the table, not a thing the books name ("my wizard's save DC").
 _THEIRS = frozenset({"my", "our", "your", "his", "her", "their"})
 #: The words that ask (a bare phrase has none).
@@ -54,6 +59,14 @@ _ASKING = re.compile(
     r"who|whom|whose|what|whats|when|where|which|why|how|is|are|was|were|did|does|do|has|have|can|could|will"
     r"|would|should"
 )
+#: The measures asked by "how" whose units say other measures too ("reach 15 ft." is no height): a sentence says
+#: one only in its own words.
+_MEASURE_WORDS = {
+    "tall": ("tall", "height", "high", "short", "towering"),
+    "high": ("high", "height", "tall", "towering"),
+    "deep": ("deep", "depth", "shallow"),
+    "wide": ("wide", "width", "across", "broad", "narrow", "thick", "radius", "diameter"),
+}
 #: The most words a bare naming phrase opening a question has ("young blue dragon nest rules").
 TOPIC_WORDS = 5
 #: Where a question's opening naming phrase ends: a dash or a colon between words, a sentence's end, an asking word.
@@ -123,9 +136,9 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
     for word in reversed(words[:mark]):
         if not _content(word):
             # "my wizard's spell save DC": the asker's own (or a companion's) character asks a rule's field.
-            return [] if word in _THEIRS else owner
+            return [] if word in _THEIRS else owner[:OWNER_WORDS]
         owner.append(word)
-    return owner
+    return owner[:OWNER_WORDS]
 
 
 def _of_field(
@@ -227,6 +240,17 @@ def _after_title(
     return None
 
 
+def _measure_unsaid(question: Question, answer: ShortAnswer) -> str | None:
+    """Return the measure a question asks by "how" ("how tall") when the answer says it in no word of its own,
+    or None (rule 5)."""
+    how = how_word(question.expanded)
+    said = _MEASURE_WORDS.get(how or "")
+    if how is None or said is None:
+        return None
+    words = set(fold_words(answer.text))
+    return None if any(w in words for w in said) else how
+
+
 def unsupported(
     question: Question,
     facts: Sequence[CanonFact],
@@ -247,6 +271,8 @@ def unsupported(
     held = {w for w in set(words) if _held(w, seen, distinct)}
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
+    if (measure := _measure_unsaid(question, answer)) is not None:
+        return measure
     return (
         _of_field(question, words, held, asking, _named_elsewhere(words, results, quoted))
         or _of_name(words, seen, held, folded_common)

@@ -75,6 +75,10 @@ def test_a_field_of_an_owner_the_passage_never_names_is_nothing_known() -> None:
     said = _quoting("A creature's speed is the distance it can move in a round.")
     assert unsupported(analyse("what's my warden's speed?"), [], [MOVING], said) is None
     assert unsupported(analyse("what's the warden's speed?"), [], [MOVING], said) == "warden"
+    # Only the owner's last two words are its name: a verb before them is not.
+    said = _quoting("Armor Class: 14 (natural armor).")
+    question = analyse("pack alpha sets ash hound's armor class to what")
+    assert unsupported(question, [], [HOUND], said) is None
 
 
 def test_a_kind_of_the_field_asked_must_be_held() -> None:
@@ -127,6 +131,17 @@ def test_what_is_left_as_it_is() -> None:
     assert supported(question, [], [HOUND], uncited) is uncited
     # A citation past the passages found is no passage quoted.
     assert unsupported(question, [], [HOUND], _quoting("14", number=5)) is None
+
+
+def test_a_measure_asked_must_be_said_in_its_own_words() -> None:
+    # A distance said of something else is no height; a size said in the measure's words is.
+    reach = _quoting("Bite: Melee Weapon Attack: +5 to hit, reach 5 ft., one target.")
+    assert unsupported(analyse("how tall is an ash hound?"), [], [HOUND], reach) == "tall"
+    assert unsupported(analyse("how wide is an ash hound?"), [], [HOUND], reach) == "wide"
+    said = _quoting("Ash hounds stand about 3 feet tall at the shoulder.")
+    assert unsupported(analyse("how tall is an ash hound?"), [], [HOUND], said) is None
+    # A measure whose units are its own (a weight, a time) is not judged here.
+    assert unsupported(analyse("how long does lance last?"), [], [LANCE], _quoting("Instantaneous.")) is None
 
 
 def test_bad_questions_are_read_without_error() -> None:
