@@ -69,7 +69,7 @@ from memory.knowledge.retrieval.answer_supported import supported
 from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
 __all__ = ["reply"]
@@ -262,7 +262,7 @@ def _unstated(question: Question, unknown: Sequence[str], results: Sequence[Lore
     say an amount in the field's units ("300gp" says a cost): a book of creatures with no weights, asked one's
     weight, cannot answer it with the creature's other lines."""
     words = [w for f in question.fields if f != KIND_LINE for w in fold_words(f) if w not in STOPWORDS]
-    if not words or not all(w in unknown for w in words):
+    if not words or not all(has_word(unknown, w) for w in words):  # an ending apart
         return False
     units = {u for f in question.fields for u in FIELD_UNITS.get(f, ())}
     held = set(fold_words(" ".join(r.text for r in results[:PASSAGES_READ])))
