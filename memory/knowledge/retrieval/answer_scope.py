@@ -157,12 +157,13 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    # A word the books say in their own words is held ("rid" of "get rid of": "Removed by …").
-    related = related_said(sorted(words), naming)
-    held = [w for w in naming if held_long(w, words) or w in related]
+    held = [w for w in naming if held_long(w, words)]
     if best:
         return not held
-    return naming[0] not in held or 2 * len(held) < len(naming)
+    # The first naming word the books say in their own words is held ("rid" of "get rid of": "Removed by …");
+    # the others count as held only in the question's words.
+    first = naming[0] in held or naming[0] in related_said(sorted(words), naming[:1])
+    return not first or 2 * len(held + [naming[0]] * (naming[0] not in held)) < len(naming)
 
 
 def named_otherwise(question: Question, result: LoreResult) -> bool:
