@@ -267,8 +267,11 @@ def extract(
     return chosen
 
 
-#: "What does a mooring do", "what do wards do": what a thing does, not what it is.
-_DOES = re.compile(r"^\s*what\s+(?:does|do)\b.+\bdo\s*[?!.]*\s*$", re.IGNORECASE)
+#: "What does a mooring do", "what do wards do", "what happens on a crack": what a thing does, not what it is.
+_DOES = re.compile(
+    r"^\s*what\s+(?:(?:does|do)\b.+\bdo(?:\s+to\s+\w+)?|happens\s+(?:on|with|after|when|if)\b.+)\s*[?!.]*\s*$",
+    re.IGNORECASE,
+)
 #: A sentence saying what a thing is ("A Lull is an hour of rest", "Wards: are circles of salt").
 _IS_A = re.compile(
     r"^(?:[^.:]{1,60}:\s*)?(?:[^.]{0,60}?\s)?(?:is|are)\s+(?:a|an|the|one|any)\b", re.IGNORECASE

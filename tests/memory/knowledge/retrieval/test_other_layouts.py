@@ -138,6 +138,8 @@ def test_what_a_thing_does_goes_on_past_the_sentence_saying_what_it_is() -> None
     answer = reply(analyse("what does a camp do"), [], [resting])
     assert answer.known and "full night under a roof" in answer.text and "recover all Heat" in answer.text
     assert "recover all Heat" not in reply(analyse("what is a camp"), [], [resting]).text
+    answer = reply(analyse("what happens after a camp"), [], [resting])
+    assert answer.known and "recover all Heat" in answer.text
 
 
 def test_a_why_the_book_says_nobody_knows_is_answered_so() -> None:
