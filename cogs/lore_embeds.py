@@ -259,6 +259,39 @@ def sources_embed(
     return shrink_to_limit(embed)
 
 
+def _add_versions_and_passages(embed: discord.Embed, detail: SourceDetail) -> None:
+    """Add a source's versions, its passages and the first one's text to its inspector."""
+    source = detail.source
+    versions = [
+        f"version {v.version} · {_when(v.imported_at)} · {counted(v.chunk_count, 'passage')}"
+        + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
+        for v in detail.versions
+    ]
+    embed.add_field(
+        name=f"Versions ({len(detail.versions)})",
+        value=fit_lines(versions or ["version 1"], 600),
+        inline=False,
+    )
+    chunks = [
+        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
+        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        for c in detail.chunks
+    ]
+    embed.add_field(
+        name=f"Passages ({source.chunk_count}, {source.token_count:,} tokens; read by {source.parser_version}, "
+        f"cut by {source.chunking_version})"[:FIELD_NAME],
+        value=fit_lines(chunks or ["none"], FIELD_VALUE),
+        inline=False,
+    )
+    if detail.chunks:
+        first = detail.chunks[0]
+        embed.add_field(
+            name="Text (first passage)",
+            value=snippet(first.display_text or first.text, 700),
+            inline=False,
+        )
+
+
 def source_embed(
     detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = (), hidden_sections: Sequence[str] = ()
 ) -> discord.Embed:
@@ -307,34 +340,7 @@ def source_embed(
         value=f"text `{source.content_hash}`\nfile `{source.file_hash}`",
         inline=False,
     )
-    versions = [
-        f"version {v.version} · {_when(v.imported_at)} · {counted(v.chunk_count, 'passage')}"
-        + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
-        for v in detail.versions
-    ]
-    embed.add_field(
-        name=f"Versions ({len(detail.versions)})",
-        value=fit_lines(versions or ["version 1"], 600),
-        inline=False,
-    )
-    chunks = [
-        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
-        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
-        for c in detail.chunks
-    ]
-    embed.add_field(
-        name=f"Passages ({source.chunk_count}, {source.token_count:,} tokens; read by {source.parser_version}, "
-        f"cut by {source.chunking_version})"[:FIELD_NAME],
-        value=fit_lines(chunks or ["none"], FIELD_VALUE),
-        inline=False,
-    )
-    if detail.chunks:
-        first = detail.chunks[0]
-        embed.add_field(
-            name="Text (first passage)",
-            value=snippet(first.display_text or first.text, 700),
-            inline=False,
-        )
+    _add_versions_and_passages(embed, detail)
     if source.notes:
         embed.add_field(name="Notes", value=escape_with_mentions(clip(source.notes, 500)), inline=False)
     footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
