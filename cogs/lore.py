@@ -456,11 +456,11 @@ class LoreCommands(commands.Cog):
     async def glossary_remove(
         self, interaction: discord.Interaction, term: app_commands.Range[str, 1, 60]
     ) -> None:
-        """Remove one of the campaign's terms."""
+        """Remove one of the campaign's terms, or switch a shipped one off (it is then read as written)."""
         campaign = await _campaign(interaction)
-        entry = await services_of(interaction).glossary.remove(campaign, term)
+        removal = await services_of(interaction).glossary.remove(campaign, term)
         await interaction.response.send_message(
-            lore_glossary.changed_line(entry, "removed"), ephemeral=True, allowed_mentions=NONE
+            lore_glossary.removed_line(removal), ephemeral=True, allowed_mentions=NONE
         )
 
 

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.kin_doubted import DOUBTING
 from memory.knowledge.retrieval.lives import death_cause, typed_death
 
 __all__ = ["killer_answer", "taken_in_answer"]
@@ -36,8 +37,15 @@ _WHO_TOOK_IN = re.compile(
 _WAS_TAKEN_IN = re.compile(
     r"^\s*(?:was|were|is)\s+(?P<name>.+?)\s+(?P<verb>adopted|fostered)\b(?!\s+by)", re.IGNORECASE
 )
-_PARENT_WORDS = r"(?P<kind>adoptive\s+|foster\s+|birth\s+|real\s+)?(?P<word>parents?|fathers?|mothers?)"
+_PARENT_WORDS = (
+    r"(?P<kind>adoptive\s+|foster\s+|(?:birth|real|true|biological|natural|actual|blood)\s+)?"
+    r"(?P<word>parents?|fathers?|mothers?)"
+)
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|what|name|tell\s+me)\b", re.IGNORECASE)
+
+
+#: What makes a parent's word an in-law's ("father-in-law"): no parent by birth or adoption.
+_IN_LAW = r"[\s-]*in[\s-]*laws?\b"
 
 
 def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Match[str]] | None:
@@ -51,9 +59,9 @@ def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Mat
             continue
         for said in dict.fromkeys((fact.matched.casefold(), fact.entity_name.casefold())):
             name = re.escape(said)
-            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')", folded) or re.search(
-                rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded
-            )
+            found = re.search(
+                rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')(?!{_IN_LAW})", folded
+            ) or re.search(rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded)
             if found:
                 return fact, found
     return None
@@ -187,6 +195,6 @@ def taken_in_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return None if said is None else (f"{said}. [{number}]", number)
     birth = _birth(child, word)
     parts = [s for s in (birth, _taken_in(child, sex=word)) if s]
-    if kind in ("birth", "real") and birth is None:
+    if kind in DOUBTING and birth is None:
         return None
     return f"{'; '.join(parts)}. [{number}]", number

@@ -79,6 +79,12 @@ FAR_NOUNS: dict[str, Nouns] = {
         ("stepdaughter", "stepdaughters"),
         "stepson or stepdaughter",
     ),
+    "step-siblings": (
+        ("step-sibling", "step-siblings"),
+        ("stepbrother", "stepbrothers"),
+        ("stepsister", "stepsisters"),
+        "stepbrother or stepsister",
+    ),
     "parents-in-law": _in_law("parent", "father", "mother"),
     "children-in-law": _in_law("child", "son", "daughter"),
     "siblings-in-law": _in_law("sibling", "brother", "sister"),
