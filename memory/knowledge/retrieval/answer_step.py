@@ -29,7 +29,9 @@
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
-by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`).
+by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`). A question
+giving a number of its own gets the rule quoted worked out with it, or the row of a table keyed by numbers that
+holds it (`answer_worked`): "with Strength 15" and "Strength score multiplied by 15" say 225.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
+from memory.knowledge.retrieval.answer_worked import worked
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
 __all__ = ["reply"]
@@ -128,7 +131,8 @@ def reply(
         answer = supported(
             question, facts, results, confident(question, facts, results, unknown) or answer, common
         )
-    return gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
+    answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
+    return worked(question, facts, results, answer)  # the rule worked out with the question's own number
 
 
 def _answered(
