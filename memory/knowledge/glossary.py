@@ -199,6 +199,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "persons": ("creature", "creatures"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
+    # A rate, as the books say it: "one ration for every two legs", "1 gp each day".
+    "per": ("each", "every"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").
     "formula": ("equal to", "equals"),
     "calculate": ("equal to", "equals"),

@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_sentence import (
     counted,
     has_amount,
     is_example,
+    measured,
     paired,
     says_field,
     text_words,
@@ -130,6 +131,11 @@ def _stat_line(label: str | None, text: str, result: LoreResult) -> bool:
     return label.casefold() in {f.label.casefold() for f in fields_of(result)}
 
 
+def _holds(thing: str | None, words: set[str], label: str | None) -> bool:
+    """Return whether a sentence (or its block's bold name) says the thing whose amount is asked, if one is."""
+    return thing is None or covers(words | set(fold_words(label or "")), thing)
+
+
 def _scored(
     question: str,
     results: Sequence[LoreResult],
@@ -147,11 +153,10 @@ def _scored(
     """
     keys, how = _asked(question)
     names = [n for n in names_in(question) if n in keys]
-    others = [w for w in keys if w not in names]
-    weight = _weights(keys, names, results, how)
+    others, weight = [w for w in keys if w not in names], _weights(keys, names, results, how)
     total = sum(weight.values()) or 1.0
     amount = measure or asks_amount(question)
-    count = counted(question)
+    count, thing = counted(question), measured(question) if amount else None
     limit = amount and asks_limit(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     pairs = word_pairs(question)
@@ -179,8 +184,8 @@ def _scored(
             above = heading | set(fold_words(f"{section or ''} {label or ''} {columns.get(text, '')}"))
             if position and placed[position - 1][:2] == (section, label) and _GOES_ON.match(text):
                 above |= set(fold_words(placed[position - 1][2]))
-            if relation and not all(covers(words, w) for w in relation):
-                continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
+            if (relation and not all(covers(words, w) for w in relation)) or not _holds(thing, words, label):
+                continue  # "who rules X" needs a ruler, "how much water per leg" water (not a price per leg)
             own = sum(weight[w] for w in keys if covers(words, w))
             by_heading = sum(
                 weight[w] for w in keys if w != how and not covers(words, w) and has_word(above, w)

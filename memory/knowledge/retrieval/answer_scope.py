@@ -45,7 +45,15 @@ from memory.knowledge.retrieval.answer_words import (
 )
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
-__all__ = ["CHATTER", "named_otherwise", "narrowed", "off_subject", "strange_words", "unheld_words"]
+__all__ = [
+    "CHATTER",
+    "held_long",
+    "named_otherwise",
+    "narrowed",
+    "off_subject",
+    "strange_words",
+    "unheld_words",
+]
 
 #: How many of the subject's first words name what the question is about.
 NAMING_WORDS = 3
@@ -149,7 +157,7 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    held = [w for w in naming if _held_long(w, words)]
+    held = [w for w in naming if held_long(w, words)]
     if best:
         return not held
     return naming[0] not in held or 2 * len(held) < len(naming)
@@ -186,7 +194,7 @@ def _held(word: str, words: set[str]) -> bool:
     return has_word(words, word) or _misspelt(word, words)
 
 
-def _held_long(word: str, words: set[str]) -> bool:
+def held_long(word: str, words: set[str]) -> bool:
     """Return whether `words` hold a word (`_held`; "elves" as "elf" too), or every word of an abbreviation's long
     form ("dc": "difficulty" and "class")."""
     if _held(word, words) or (word.endswith("ves") and _held(word[:-3] + "f", words)):
