@@ -289,7 +289,10 @@ class LoreCommands(commands.Cog):
             allowed_mentions=NONE,
         )
 
-    @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
+    @lore.command(
+        name="source",
+        description="Inspect one knowledge source: versions, passages, how search finds it (GM)",
+    )
     @app_commands.describe(
         source="The source's id", original="Also send the original file, as it was imported"
     )
@@ -412,7 +415,7 @@ class LoreCommands(commands.Cog):
             embed=lore_embeds.source_changed_embed(changed, "enabled"), ephemeral=True, allowed_mentions=NONE
         )
 
-    @lore.command(name="delete", description="Delete a source, its chunks and vectors (GM)")
+    @lore.command(name="delete", description="Delete a source and its passages (GM)")
     @app_commands.describe(source="The source's id")
     @app_commands.autocomplete(source=source_ids)
     @gm_only()

@@ -26,7 +26,7 @@ is left as it is: canon's names are matched when its facts are found.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
@@ -99,8 +99,21 @@ def _kind_word(word: str) -> bool:
     )
 
 
-def _held(word: str, seen: Sequence[str], distinct: set[str]) -> bool:
-    return bool(held_words([word], seen)) or held_long(word, distinct)
+class _Held:
+    """The words passages hold (an ending, a typo or the books' own word apart), read one word at a time when
+    asked: most questions need two or three of their words read, not all."""
+
+    def __init__(self, text: str) -> None:
+        self.seen = fold_words(text)
+        self.distinct = set(self.seen)
+        self.known: dict[str, bool] = {}
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        if word not in self.known:
+            self.known[word] = bool(held_words([word], self.seen)) or held_long(word, self.distinct)
+        return self.known[word]
 
 
 def _quoted(
@@ -142,7 +155,11 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
 
 
 def _of_field(
-    question: Question, words: Sequence[str], held: set[str], asking: set[str], named: set[str]
+    question: Question,
+    words: Sequence[str],
+    held: _Held,
+    asking: set[str],
+    named: Callable[[], _Held],
 ) -> str | None:
     """Return a word of a field asked's owner the passages do not hold, or of its kind the passages do not hold
     while others found name things by it (`named`), or None (rules 1 and 2)."""
@@ -155,7 +172,13 @@ def _of_field(
         # A kind stands after a determiner ("a swimming speed", "its fire damage") or in a bare phrase; after the
         # subject of an asking verb it is most often a verb ("does a ward need concentration").
         placed = bare or (start > 1 and words[start - 2] in _DETERMINERS)
-        if placed and _kind_word(before) and before not in asking and before not in held and before in named:
+        if (
+            placed
+            and _kind_word(before)
+            and before not in asking
+            and before not in held
+            and before in named()
+        ):
             return before
     return None
 
@@ -165,7 +188,7 @@ def _asks_nothing(words: Sequence[str]) -> bool:
     return not any(_ASKING.fullmatch(w) for w in words)
 
 
-def _of_name(words: Sequence[str], seen: Sequence[str], held: set[str], common: set[str]) -> str | None:
+def _of_name(words: Sequence[str], seen: Sequence[str], held: _Held, common: set[str]) -> str | None:
     """Return the second noun of a name "N of M" the passages do not hold while they name another "N of"
     ("the oath of embers" beside the passage's "Oath of Cinders"), or None (rule 3)."""
     others = {seen[i - 1] for i in range(1, len(seen) - 1) if seen[i] == "of"}
@@ -185,18 +208,16 @@ def _of_name(words: Sequence[str], seen: Sequence[str], held: set[str], common: 
     return None
 
 
-def _named_elsewhere(
-    words: Sequence[str], results: Sequence[LoreResult], quoted: Sequence[LoreResult]
-) -> set[str]:
-    """Return the question's words that passages found but not quoted name things or fields' kinds by: in their
-    headings, their lines' names or their fields' values ("Ring of Swimming", "Speed: 20 ft., swim 40 ft.")."""
+def _named_elsewhere(results: Sequence[LoreResult], quoted: Sequence[LoreResult]) -> _Held:
+    """Return the words passages found but not quoted name things or fields' kinds by: in their headings, their
+    lines' names or their fields' values ("Ring of Swimming", "Speed: 20 ft., swim 40 ft.")."""
     said: list[str] = []
     for result in results:
         if result in quoted:
             continue
-        said += fold_words(" ".join(result.heading_path))
-        said += [w for f in fields_of(result) for w in fold_words(f"{f.label} {f.value}")]
-    return {w for w in words if held_words([w], said)}
+        said.append(" ".join(result.heading_path))
+        said += [f"{f.label} {f.value}" for f in fields_of(result)]
+    return _Held(" ".join(said))
 
 
 def _title_words(result: LoreResult) -> list[str]:
@@ -206,7 +227,7 @@ def _title_words(result: LoreResult) -> list[str]:
 
 
 def _after_title(
-    question: Question, quoted: Sequence[LoreResult], held: set[str], asking: set[str], common: set[str]
+    question: Question, quoted: Sequence[LoreResult], held: _Held, asking: set[str], common: set[str]
 ) -> str | None:
     """Return the noun after a quoted passage's title in the bare naming phrase a question opens with, when the
     passages do not hold it (rule 4), or None."""
@@ -265,17 +286,15 @@ def unsupported(
     quoted = _quoted(facts, results, answer)
     if not quoted:
         return None
-    seen = fold_words(" ".join(" ".join([r.source_title, *r.heading_path, r.text]) for r in quoted))
-    distinct = set(seen)
+    held = _Held(" ".join(" ".join([r.source_title, *r.heading_path, r.text]) for r in quoted))
     words = fold_words(question.expanded)
-    held = {w for w in set(words) if _held(w, seen, distinct)}
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
     if (measure := _measure_unsaid(question, answer)) is not None:
         return measure
     return (
-        _of_field(question, words, held, asking, _named_elsewhere(words, results, quoted))
-        or _of_name(words, seen, held, folded_common)
+        _of_field(question, words, held, asking, lambda: _named_elsewhere(results, quoted))
+        or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
     )
 
