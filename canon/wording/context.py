@@ -32,6 +32,9 @@ class Wording:
     sexes: Mapping[int, str] = field(default_factory=dict)
     #: The people a card speaks of who are dead as it reads: where one lived reads in the past ("lived in").
     dead: frozenset[int] = frozenset()
+    #: The people a card speaks of who are dead as its reader reads them, with when each died (stored, as a key;
+    #: `unknown` when nobody knows): a tie to the dead reads in the past (`canon.wording.dead_ties`).
+    deaths: Mapping[int, tuple[str, int | None]] = field(default_factory=dict)
     escape: Callable[[str], str] = _identity
     #: What the facts a proposal cites say, by id: a line names what a proposal relies on in words.
     facts: Mapping[int, str] = field(default_factory=dict)

@@ -8,6 +8,7 @@ from collections.abc import Iterable
 from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
 from canon.wording.context import Wording
+from canon.wording.dead_ties import death_end, past_by_death
 from canon.wording.relations import (
     attribute_words,
     fact_sentence,
@@ -24,9 +25,10 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
     it, `fact_sentence`); on a card read in tense, one that is over in the past ("Saska Orme was an ally of Hale
     Brun", `canon.wording.tense`)."""
     text = _sentence(view, words, told=told)
-    return (
-        in_past(text, words.name(view.subject.name)) if is_over(view, words, shown_validity(view)) else text
-    )
+    over = is_over(view, words, shown_validity(view, words)) or past_by_death(
+        view, words
+    )  # a tie to the dead
+    return in_past(text, words.name(view.subject.name)) if over else text
 
 
 def _sentence(view: StatementView, words: Wording, *, told: bool) -> str:
@@ -67,7 +69,9 @@ def for_a_card(words: Wording, state: StatementView | None) -> Wording:
         return words
     if (state.statement.value or "").strip().casefold() != "dead":
         return words
-    return dataclasses.replace(words, dead=words.dead | {state.subject.id})
+    v = state.statement.validity
+    died = {state.subject.id: (v.world_from or UNKNOWN, v.world_from_key)}
+    return dataclasses.replace(words, dead=words.dead | {state.subject.id}, deaths={**words.deaths, **died})
 
 
 #: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
@@ -78,11 +82,15 @@ DATED_ATTRIBUTES = {"made": "was made", "founded": "was founded", "first_appeare
 LIFELONG = frozenset({"PARENT_OF", "CHILD_OF", "SIBLING_OF"})
 
 
-def shown_validity(view: StatementView) -> Validity:
-    """Return when a statement holds, as said to people: a family tie's end (a death) is not its end."""
+def shown_validity(view: StatementView, words: Wording | None = None) -> Validity:
+    """Return when a statement holds, as said to people: a family tie's end (a death) is not its end; a tie that
+    ends with a life and has no end of its own ends at the death `words` knows of (`dead_ties.death_end`)."""
     s = view.statement
     if s.kind == StatementKind.RELATION and s.predicate.upper() in LIFELONG and s.validity.world_until:
         return dataclasses.replace(s.validity, world_until=None, world_until_key=None)
+    ended = death_end(view, words) if words is not None and not s.validity.world_until else None
+    if ended is not None:
+        return dataclasses.replace(s.validity, world_until=ended[0], world_until_key=ended[1])
     return s.validity
 
 
@@ -104,7 +112,7 @@ HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
 def statement_span(view: StatementView, words: Wording) -> str:
     """Return when a statement holds, in words: what happened on a day reads on it ("on 14 Eelrun, year 612 of
     …", "in year 612 of …"), never "since" it, which says a state that began then and holds."""
-    validity = shown_validity(view)
+    validity = shown_validity(view, words)
     s = view.statement
     start = words.seen(validity.world_from)
     if (
@@ -116,7 +124,10 @@ def statement_span(view: StatementView, words: Wording) -> str:
     ):
         story = words.span(dataclasses.replace(validity, world_from=None, world_from_key=None))
         return ", ".join(filter(None, [words.when(start), story]))
-    return words.span(validity)
+    said = words.span(validity)
+    if said.startswith("since ") and not validity.world_until and past_by_death(view, words):
+        return "from " + said.removeprefix("since ")  # over at a death nobody dates: it held from then
+    return said
 
 
 #: The states a person's `status` may name beside a life the dates only say began ("missing", "imprisoned"; "dead"
