@@ -122,21 +122,29 @@ def _dated(verb: str, takers: Sequence[tuple[str, str | None]]) -> str:
     return names_list([p if when is None else f"{p} {at(when)} {when}" for p, when in takers])
 
 
+def _says(child: CanonFact, parent: str, word: str) -> bool:
+    """Tell whether the child's card calls one their father or mother (of the dead, in the past)."""
+    me = child.entity_name
+    return f"{parent} is {me}'s {word}" in child.facts or f"{parent} was {me}'s {word}" in child.facts
+
+
 def _birth(child: CanonFact, word: str) -> str | None:
     """Return the birth parents the card shows, said of the child ("Wenna Tull's birth mother is Ysolt Dunmere"),
     of the sex asked (`word`: "father", "mother" or "parent"), or None."""
     me = child.entity_name
     parents = child.tied("PARENT_OF")
     if word in ("father", "mother"):
-        parents = [p for p in parents if f"{p} is {me}'s {word}" in child.facts]
+        parents = [p for p in parents if _says(child, p, word)]
     if not parents:
         return None
+    shown = [
+        p if p not in child.deaths else f"{p} (died{' ' + child.deaths[p] if child.deaths[p] else ''})"
+        for p in parents
+    ]
     if len(parents) == 1:
-        own = next(
-            (w for w in ("father", "mother") if f"{parents[0]} is {me}'s {w}" in child.facts), "parent"
-        )
-        return f"{possessive(me)} birth {own} is {parents[0]}"
-    return f"{possessive(me)} birth parents are {names_list(parents)}"
+        own = next((w for w in ("father", "mother") if _says(child, parents[0], w)), "parent")
+        return f"{possessive(me)} birth {own} {'was' if parents[0] in child.deaths else 'is'} {shown[0]}"
+    return f"{possessive(me)} birth parents are {names_list(shown)}"
 
 
 _WHO_KILLED = re.compile(

@@ -18,7 +18,7 @@ from canon.wording.counts import in_words
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_halves import listing, marked, undecided, which_sibling
+from memory.knowledge.retrieval.answer_halves import died, listing, marked, undecided, which_sibling
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.answer_words import fold_words
@@ -207,7 +207,9 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
         return text
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
         said = relation_sentence("SPOUSE_OF", name, names_list(every))
-        if owner.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
+        if owner.state == "dead" or all(
+            n in kin.deaths for n in every
+        ):  # "Oswin Tarr was married to Alda Tarr"
             said = said.replace(" is married to ", " was married to ", 1)
         return said
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
@@ -298,7 +300,8 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
         if tie == "spouses":
             return f"Yes: {relation_sentence('SPOUSE_OF', them, name)}"
         if sex is None or said == sex:
-            return f"Yes: {them} is {possessive(name)} {tie_noun(tie, said if sex else None, False)}"
+            noun = tie_noun(tie, said if sex else None, False)
+            return f"Yes: {died(kin, [them], [them])[0]} {'was' if them in kin.deaths else 'is'} {possessive(name)} {noun}"
         if said is None:
             return f"{them} is {possessive(name)} {either(tie)}; canon does not say which"
     text = f"Nothing the table knows says {them} is {possessive(name)} {tie_noun(tie, sex, False)}"

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from canon.wording.relations import possessive, relation_sentence
+from canon.wording.tense import in_past
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.bonds import in_tense
 from memory.knowledge.retrieval.kin import TIES
@@ -48,12 +49,15 @@ def _kin_said(owner: CanonFact, other: CanonFact) -> tuple[list[str], set[str]]:
     if story and (not held or held[0] in ("parents", "children")):
         said.append(story)  # a parent the table believes in: as believed, never as the truth
         held = [t for t in held if t not in ("parents", "children")]
+    verb = "was" if them in kin.deaths else "is"  # "Aldric Thorne was Pip Thorne's father": he is dead
     for tie in held:
         if tie == "spouses":
-            said.append(relation_sentence("SPOUSE_OF", them, me))
+            married = relation_sentence("SPOUSE_OF", them, me)
+            dead = them in kin.deaths or owner.state == "dead"
+            said.append(married.replace(" is married", " was married", 1) if dead else married)
             continue
         shown = "half-siblings" if tie == "siblings" and them in kin.ties.get("half-siblings", ()) else tie
-        text = f"{them} is {possessive(me)} {tie_noun(shown, kin.sexes.get(them), False)}"
+        text = f"{them} {verb} {possessive(me)} {tie_noun(shown, kin.sexes.get(them), False)}"
         how = kin.via.get(tie, {}).get(them)  # "(her father Corin Brannock's adopted son)"
         said.append(f"{text} ({how})" if how else text)
     return said, set(held)
@@ -70,12 +74,18 @@ def _others_said(owner: CanonFact, other: CanonFact, walked: set[str]) -> list[s
         for r in owner.relations:
             if r.predicate.upper() != predicate or {r.subject, r.object} != {me, them}:
                 continue
-            # The card says it by the subject's sex ("… is Hob Greave's brother-in-law"), where it knows it.
-            lead = f"{r.subject} is {r.object}'s "
-            line = next((f for f in (*owner.facts, *other.facts) if f.startswith(lead)), None)
-            text = in_tense(
-                line or relation_sentence(r.predicate, r.subject, r.object), owner.bonds, them, predicate
-            )
+            # The card says it by the subject's sex ("… is Hob Greave's brother-in-law"), where it knows it, and
+            # in the past of a tie over by a death ("Hale Marsh was Jory Marsh's mentor (until …)").
+            plain = relation_sentence(r.predicate, r.subject, r.object)
+            lines = (*owner.facts, *other.facts)
+            lead = f"{r.subject} is {possessive(r.object)} "
+            past = next((f for f in lines if f.startswith(in_past(plain, r.subject))), None)
+            dead = them in owner.deaths or owner.state == "dead"
+            if past is None or not dead:  # a tie over by its span says its span once (`in_tense`)
+                line = next((f for f in lines if f.startswith(lead)), None)
+                text = in_tense(line or plain, owner.bonds, them, predicate)
+            else:  # a tie a death ended, as the card says it: "Hale Marsh was Jory Marsh's mentor (until …)"
+                text = past
             if text not in said:
                 said.append(text)
     return said

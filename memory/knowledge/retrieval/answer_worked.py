@@ -9,7 +9,8 @@ answered):
    holding the number answers, in the columns the question names (all of them when it names none), naming the
    number ("for Score 27 (the row 26-27), Modifier +8");
 2. else a sentence saying a formula (`formulas`) whose quantity the number is tied to ("your Strength score"),
-   that says what the question asks (a word of the question before the formula: "DC", "carrying capacity"): the
+   that says what the question asks (a word of the question, not of the passage's title, before the formula:
+   "DC", "carrying capacity"): the
    answer keeps the sentence, or quotes it after the one it quoted of the same passage, and adds the result in a
    plain sentence naming the number ("If your Strength score is 15, that is 225.").
 The result is said only when the mapping is plain: one number tied to the quantity (`given_numbers.tied`), one
@@ -137,14 +138,17 @@ def _formula(
     """Return the answer with the result of the formula its quoted sentence (or its quoted passage's) says."""
     asked = _asked(question)
     for match in _QUOTED.finditer(answer.text):
-        found = _worked_in(match.group(1), numbers, asked, question)
+        at = int(match.group(2)) - first
+        if not 0 <= at < len(results):
+            continue
+        found = _worked_in(match.group(1), numbers, _unnamed(asked, results[at]), question)
         if found is not None:
             said = f"{match.group(0)} {found}"
             return answer.model_copy(update={"text": answer.text.replace(match.group(0), said, 1)})
     for at in quoted:
         hits = []
         for sentence in sentences(results[at].text):
-            found = _worked_in(sentence, numbers, asked, question)
+            found = _worked_in(sentence, numbers, _unnamed(asked, results[at]), question)
             if found is not None:
                 hits.append((sentence, found))
         if len(hits) == 1:
@@ -152,6 +156,13 @@ def _formula(
             ended = sentence if sentence.endswith((".", "!", "?")) else sentence + "."
             return answer.model_copy(update={"text": f"{answer.text} {ended} [{first + at}] {found}"})
     return None
+
+
+def _unnamed(asked: Sequence[str], result: LoreResult) -> list[str]:
+    """Return the question's words but those of the passage's title: they name the passage, not what is asked of
+    it ("necklace of fireballs" is no word of its bead rule's result)."""
+    title = fold_words(" ".join(result.heading_path[-1:]))
+    return [w for w in asked if not _holds([w], title)]
 
 
 def _worked_in(

@@ -17,6 +17,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_founded import card_founding
 from memory.knowledge.retrieval.bonds import card_bonds, tensed_bonds
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.card_deaths import card_deaths
 from memory.knowledge.retrieval.card_sexes import card_sexes
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.kin import kin_of
@@ -175,6 +176,7 @@ def card_fact(
         holds=card_holds(card, words, today_key(now)),
         bonds=bonds,
         sexes=card_sexes(card, words),
+        deaths=card_deaths(card, words),
         when_key=event_key(card, words),
         secrets=tuple(card_secrets(card)),
         step=step.said if step is not None and entity.id in step.found else None,

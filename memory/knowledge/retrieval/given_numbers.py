@@ -2,9 +2,10 @@
 
 A player asks a rule's result with their own figures: "with Strength 15, how much can I carry", "a 5th-level spell
 against counterspell", "took 30 damage", "a score of twenty seven". `givens` reads each number, in figures or in
-words ("twenty seven", "fifth"), with its sign ("+2"), its unit when one follows ("30 ft") and the content words
+words ("twenty seven", "fifth"; "one" only before the word it counts), with its sign ("+2"), its unit when one follows ("30 ft") and the content words
 near it in its clause (two on each side, not past a comma, "vs", "and", "while" …): what it is tied to. A die
-("1d6"), a fraction of a die roll, a number past `LARGEST` or a negative one is no number a rule is worked with.
+("1d6"), a factor ("ten times her Strength score"), a number past `LARGEST` or a negative one is no number a rule
+is worked with.
 
 `tied` picks the one given number a quantity of the books' ("your Strength score", "the spell's level") names:
 the one whose near words hold most of the quantity's words, alone in holding that many; two numbers tied alike,
@@ -59,6 +60,8 @@ _UNIT = re.compile(
 )
 #: The words naming a signed quantity: such a quantity takes a number said with one of them, or signed.
 SIGNED = frozenset({"modifier", "modifiers", "mod", "mods", "bonus", "penalty"})
+#: The words after a number that make it a factor of another amount ("ten times", "5 percent").
+_FACTORS = frozenset({"times", "x", "percent", "%", "fold"})
 #: Near words read: this many content words on each side.
 _NEAR = 2
 
@@ -88,11 +91,32 @@ def _word_number(words: Sequence[str], at: int) -> tuple[int, int] | None:
         if following in _UNITS and 0 < _UNITS[following] < 10:
             return _TENS[word] + _UNITS[following], 2
         return _TENS[word], 1
+    if word == "one" and not _counting_one(words, at):
+        return None  # "a fresh one", "which one is": a pronoun, not a count ("with one hour left" is one)
     if word in _UNITS:
         return _UNITS[word], 1
     if word in _ORDINALS:
         return _ORDINALS[word], 1
     return None
+
+
+#: The words before a pronoun "one" ("this one", "a new one"): a count of one follows none of them.
+_BEFORE_PRONOUN = frozenset(
+    {"a", "an", "the", "this", "that", "which", "each", "every", "no", "any", "another"}
+)
+
+
+def _counting_one(words: Sequence[str], at: int) -> bool:
+    """Return whether "one" at `at` counts what follows it: a content word follows, and no determiner or other
+    word describing it comes before ("one hour", "with one bead"; not "a fresh one", "which one is")."""
+    following = words[at + 1] if at + 1 < len(words) else ""
+    before = words[at - 1] if at > 0 else ""
+    return (
+        bool(following)
+        and following not in STOPWORDS
+        and (not before or before in STOPWORDS)
+        and (before not in _BEFORE_PRONOUN)
+    )
 
 
 def _tokens(question: str) -> list[tuple[str, str]]:
@@ -142,6 +166,8 @@ def givens(question: str) -> list[Given]:
     for start, end, amount, said, signed in read:
         if amount < 0 or amount > LARGEST:
             continue  # no amount of a player's: a rule is not worked with it
+        if end < len(tokens) and tokens[end][1] in _FACTORS:
+            continue  # "ten times her Strength score" says a rule's factor, not an amount of the player's
         unit = tokens[end][1] if end < len(tokens) and _UNIT.match(tokens[end][1]) else None
         found.append(Given(amount, said, unit, signed, _near(tokens, start, end)))
     return found

@@ -44,10 +44,10 @@ def gendered(predicate: str, end: str, singular: str) -> tuple[str | None, tuple
 def _sex(owner: CanonFact, facts: Sequence[CanonFact], name: str, nouns: tuple[str, str, str]) -> str | None:
     """Return one's sex as the asker reads it: by the word the owner's card says them by, their own card, or the
     family read beside the question."""
-    lead = f"{name} is {possessive(owner.entity_name)} "
+    leads = tuple(f"{name} {verb} {possessive(owner.entity_name)} " for verb in ("is", "was"))
     for line in owner.facts:
-        if line.startswith(lead):
-            word = line[len(lead) :].split(" (")[0]
+        if line.startswith(leads):
+            word = line.split(f"{possessive(owner.entity_name)} ", 1)[1].split(" (")[0]
             if word in nouns[:2]:
                 return _SEXES[nouns.index(word)]
     if name in owner.sexes:

@@ -37,6 +37,13 @@ SHIELDS = passage(
     "Frames",
     "Shields",
 )
+# A rule of a thing whose title names what the question asks of it: its formula answers another question.
+PODS = passage(
+    "## Seed Pods\n\nA fresh cluster holds 1d4 + 2 seed pods. You can hurl several pods at once. When you do so, "
+    "the seed blast grows by 1 for each pod beyond the first.",
+    "Gear",
+    "Seed Pods",
+)
 # Its tables: keyed by ranges with a gap, by a die, by ranks written as ordinals.
 HEAT = passage(
     "## Heat Track\n\nHeat builds as a frame fights.\n\n| Heat | Effect |\n|---|---|\n| 1-3 | Sluggish |\n\n"
@@ -121,6 +128,9 @@ def test_the_readers_alone() -> None:
     chosen = tied(numbers, ("spell", "level"))
     assert chosen is not None and chosen.value == 5
     assert [g.value for g in givens("twenty seven, or 1d6 + 2, or 1,200 feet")] == [27, 2, 1200]
+    assert not givens("how many pods does a fresh one hold") and not givens("which one is")
+    assert [g.value for g in givens("with one hour left")] == [1]
+    assert not givens("she carries over ten times her Grip, what then?")
     (formula,) = formulas("The DC is 10 + 1 for each hour past 8 hours.")
     assert formula.worked(Fraction(10)) == 12 and formula.worked(Fraction(6)) == 10
     (table,) = keyed_tables(HEAT.text)
@@ -132,3 +142,9 @@ def test_two_rows_holding_the_number_hold_none() -> None:
     assert table.holding(Fraction(4)) is None
     row = table.holding(Fraction(7))
     assert row is not None and row.label == "4-8"
+
+
+def test_one_as_a_pronoun_and_a_title_word_alone_work_nothing_out() -> None:
+    assert "that is" not in _said("how many pods does a fresh one hold?", PODS)
+    assert "that is" not in _said("seed pods: I hurl 3 pods, anything special about seed pods?", PODS)
+    assert "For 3 pods, that is 2." in _said("I hurl 3 pods at once, how much does the blast grow?", PODS)
