@@ -166,3 +166,15 @@ def test_an_entry_a_list_of_its_kind_does_not_hold_is_not_known() -> None:
 def test_a_field_no_source_states_is_not_answered_by_its_entrys_other_lines() -> None:
     asked = analyse("how much does a cinder wolf weigh")
     assert not reply(asked, [], [WOLF], unknown=["weight"]).known
+
+
+def test_a_row_named_past_its_tables_title_is_said_with_its_columns_names() -> None:
+    hounds = passage(
+        "### Cinder Hound\n\n| Creature | Armour | Health | Attack |\n|---|---|---|---|\n"
+        "| Cinder Hound | 1 | 5 | Bite, 2 damage |\n| Cinder Hound alpha | 2 | 9 | Bite, 3 damage, Dazed |",
+        "Ashfall Gear",
+        "Creatures",
+        "Cinder Hound",
+    )
+    answer = reply(analyse("cinder hound alpha bite"), [], [hounds])
+    assert answer.text.startswith("Cinder Hound alpha: Armour 2; Health 9; Attack Bite, 3 damage, Dazed.")
