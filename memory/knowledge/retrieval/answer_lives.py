@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_death_told import died_in_event
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 from memory.knowledge.retrieval.death_places import death_place
 from memory.knowledge.retrieval.lives import (
@@ -136,6 +137,9 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             continue
         if _HOW_DIED.search(folded):
             cause = _cause(fact, described, facts)
+            told = None if cause else died_in_event(fact, number, facts)  # an event's `deaths:` tells it
+            if told is not None:
+                return told
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
                 death = None  # "… is dead" says nothing the cause does not
