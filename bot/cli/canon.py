@@ -197,9 +197,14 @@ def canon_timeline(
         title, views, worded = await services.queries.worded_timeline(
             found, name, viewer=Viewer(viewer.value)
         )
-        # a parent as father or mother as this viewer may know it, what is over in the past
+        # a parent as father or mother as this viewer may know it, what is over in the past, a birth as one
         words = replace(
-            words, sexes=worded.sexes, deaths=worded.deaths, tensed=worded.tensed, now_key=worded.now_key
+            words,
+            sexes=worded.sexes,
+            deaths=worded.deaths,
+            births=worded.births,
+            tensed=worded.tensed,
+            now_key=worded.now_key,
         )
         return title, views
 

@@ -29,6 +29,7 @@ from canon.storage import Database
 from canon.visibility import Knowing
 from canon.wording import Wording
 from canon.wording.dates import CalendarWords
+from canon.wording.statements import timeline_births
 
 #: A player's lens on canon: what their character knows (None: public canon only, or the GM).
 Lens = Knowing | None
@@ -127,6 +128,9 @@ class CanonQueries:
             words = await wording_for(
                 session, reader, evidence, people=sexed_people(views), mortals=tied_people(views)
             )
+            words = dataclasses.replace(
+                words, births=timeline_births(views)
+            )  # never "alive" beside a death it tells
             return entity.name, views, await tensed_at(session, reader, words, NOW)
 
     async def neighbours(

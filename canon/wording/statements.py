@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
@@ -95,11 +95,15 @@ def shown_validity(view: StatementView, words: Wording | None = None) -> Validit
 
 
 def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
-    """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words."""
-    text = statement_sentence(view, words)
-    when = statement_span(view, words)
-    if when:
-        text += f" ({when})"
+    """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words; a life's
+    start a timeline says as a birth (`Wording.births`) as one: "Mott Brae was born in year 300 of …"."""
+    start = words.seen(view.statement.validity.world_from)
+    if view.statement.id in words.births and start and start != UNKNOWN:
+        text = f"{words.name(view.subject.name)} was born {words.when(start)}"
+    else:
+        text = statement_sentence(view, words)
+        when = statement_span(view, words)
+        text += f" ({when})" if when else ""
     if evidence and view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return text
@@ -217,3 +221,27 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
     text = statement_sentence(view, words, told=True)
     when = statement_span(view, words)
     return f"{text} ({when})" if when else text
+
+
+def timeline_births(views: Sequence[StatementView]) -> frozenset[int]:
+    """Return the states of being alive a timeline says as births: those begun on a date (never in play), where the
+    timeline tells a death too (a `dead` state, a death in an event, or a `status` naming another state), so that it
+    never reads "alive (since …)" beside it."""
+    states = [v for v in views if v.statement.kind == StatementKind.STATE]
+    died = any((v.statement.value or "").strip().casefold() == "dead" for v in states) or any(
+        v.statement.kind == StatementKind.RELATION and v.statement.predicate.upper() == "DIED_IN"
+        for v in views
+    )
+    status = [
+        v for v in views if v.statement.kind == StatementKind.ATTRIBUTE and v.statement.predicate == "status"
+    ]
+    if status and (status[-1].statement.value or "").strip().casefold() in STATUS_STATES:
+        died = True
+    return frozenset(
+        v.statement.id
+        for v in states
+        if died
+        and (v.statement.value or "").strip().casefold() == "alive"
+        and v.statement.validity.story_from is None
+        and v.statement.validity.world_from
+    )
