@@ -8,9 +8,9 @@ must all be held (case ignored; a bare number only as a whole number, never a ci
 the books cannot answer; an answer starting "yes" or "no" is a verdict: the reply must start with it.
 
 Sets:
-- `saltglass_md` and `saltglass_pdf`: "Saltglass", a small game written by a GM who had not seen this code
-  (`bench/data/saltglass/books/`: core rules and a setting chapter in Markdown, the gear and bestiary chapter in
-  Markdown for the first set and as the PDF a browser printed of it for the second), with the questions that GM
+- `saltglass_md`, `saltglass_pdf` and `saltglass_html`: "Saltglass", a small game written by a GM who had not seen
+  this code (`bench/data/saltglass/books/`: core rules and a setting chapter in Markdown, the gear and bestiary
+  chapter in Markdown, as the PDF a browser printed of it, or as HTML), with the questions that GM
   asked as a player and more in their forms (`bench/data/lore_saltglass.jsonl`). Tuning material: `--misses`
   prints their wrong answers.
 - `--extra NAME=DIR` (repeatable): another game's books (`DIR/books/`) and questions (`DIR/questions.jsonl`).
@@ -50,13 +50,12 @@ SALTGLASS_QUESTIONS = DATA / "lore_saltglass.jsonl"
 VERDICTS = ("yes", "no")
 
 
-def saltglass_books(printed: bool) -> list[Path]:
-    """Return Saltglass's books: every Markdown book, or with a printed PDF standing in for its Markdown twin."""
-    books = sorted(p for p in SALTGLASS.iterdir() if p.suffix in (".md", ".pdf"))
-    pdf_stems = {p.stem for p in books if p.suffix == ".pdf"}
-    if printed:
-        return [p for p in books if p.suffix == ".pdf" or p.stem not in pdf_stems]
-    return [p for p in books if p.suffix != ".pdf"]
+def saltglass_books(form: str = ".md") -> list[Path]:
+    """Return Saltglass's books: every Markdown book, the gear and bestiary chapter in `form` (".md", ".pdf" as a
+    browser printed it, ".html" as it was published) standing in for its Markdown twin."""
+    books = sorted(p for p in SALTGLASS.iterdir() if p.suffix in (".md", ".pdf", ".html"))
+    twins = {p.stem for p in books if p.suffix != ".md"}
+    return [p for p in books if p.suffix == form or (p.suffix == ".md" and p.stem not in twins)]
 
 
 def folder_books(folder: Path) -> list[Path]:
@@ -154,8 +153,9 @@ async def run_set(
 def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool]]:
     """Return every set: its books, its questions' file and whether its misses may be read."""
     sets = {
-        "saltglass_md": (saltglass_books(printed=False), SALTGLASS_QUESTIONS, True),
-        "saltglass_pdf": (saltglass_books(printed=True), SALTGLASS_QUESTIONS, True),
+        "saltglass_md": (saltglass_books(".md"), SALTGLASS_QUESTIONS, True),
+        "saltglass_pdf": (saltglass_books(".pdf"), SALTGLASS_QUESTIONS, True),
+        "saltglass_html": (saltglass_books(".html"), SALTGLASS_QUESTIONS, True),
     }
     for spec in extra:
         name, _, folder = spec.partition("=")

@@ -22,7 +22,7 @@ from collections.abc import Callable
 
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
 from memory.books.ocr import Placement
-from memory.books.pdf_fields import definition_of, starts_field
+from memory.books.own_lines import definition_of, starts_field
 from memory.books.pdf_layout import BAND, DIGITS, Line, Run, page_runs, reading_lines, running_lines
 from memory.books.pdf_tables import table_rows
 from memory.books.scans import Scans

@@ -57,6 +57,20 @@ def _clean(text: str) -> str:
     return " ".join(text.replace("**", "").replace("*", "").replace("`", "").split()).strip()
 
 
+#: A bold label's words going on before an equals sign: "**Strain** limit = Nerve + 3" labels "Strain limit".
+_FORMULA = re.compile(r"^(?P<more>[a-z][a-z'’-]*(?: [a-z][a-z'’-]*){0,2})?\s*=\s*(?P<value>\S.*)$")
+
+
+def _formula(found: Field) -> Field:
+    """Return a bold-led field stated as a formula with its label whole and its value after the equals sign
+    ("**Wounds** = Grit × 2 + 4": Wounds, "Grit × 2 + 4"), else the field as it is."""
+    formula = _FORMULA.match(found.value)
+    if formula is None:
+        return found
+    label = f"{found.label} {formula.group('more')}" if formula.group("more") else found.label
+    return Field(found.subject, label, formula.group("value"))
+
+
 def fields_to_rows(fields: Sequence[Field]) -> list[list[str]]:
     """Return fields as stored with a chunk: [subject, label, value] each."""
     return [[f.subject, f.label, f.value] for f in fields]
@@ -126,7 +140,7 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
         if italic and just_headed:
             found.append(Field(subject, KIND, _clean(italic.group(1))))
         elif (bold := _BOLD.match(line)) is not None:
-            found.append(Field(subject, _clean(bold.group(1)), _clean(bold.group(2))))
+            found.append(_formula(Field(subject, _clean(bold.group(1)), _clean(bold.group(2)))))
             wrapped = True
         elif (colon := _COLON.match(line)) is not None and len(colon.group(2)) < 300:
             found.append(Field(subject, _clean(colon.group(1)), _clean(colon.group(2))))

@@ -199,6 +199,8 @@ RELATED: dict[str, tuple[str, ...]] = {
     "persons": ("creature", "creatures"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
+    # Getting rid of a condition, as the books say it: "removed by", "ends when", "cured by".
+    "rid": ("remove", "removed", "removes", "end", "ends", "cure", "cured", "cures"),
     # A rate, as the books say it: "one ration for every two legs", "1 gp each day".
     "per": ("each", "every"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").

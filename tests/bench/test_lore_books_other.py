@@ -5,12 +5,13 @@ from __future__ import annotations
 from bench.lore_books_other import SALTGLASS_QUESTIONS, accepted, read_questions, saltglass_books
 
 
-def test_saltglass_sets_differ_only_in_the_printed_chapter() -> None:
-    markdown = {p.name for p in saltglass_books(printed=False)}
-    printed = {p.name for p in saltglass_books(printed=True)}
+def test_saltglass_sets_differ_only_in_the_gear_chapters_form() -> None:
+    markdown = {p.name for p in saltglass_books(".md")}
     assert all(name.endswith(".md") for name in markdown) and len(markdown) == 3
-    assert markdown - printed == {"saltglass-gear-and-beasts.md"}
-    assert printed - markdown == {"saltglass-gear-and-beasts.pdf"}
+    for form in (".pdf", ".html"):
+        other = {p.name for p in saltglass_books(form)}
+        assert markdown - other == {"saltglass-gear-and-beasts.md"}
+        assert other - markdown == {f"saltglass-gear-and-beasts{form}"}
 
 
 def test_saltglass_questions_have_unique_ids_and_both_kinds() -> None:

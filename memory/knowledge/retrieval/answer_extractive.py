@@ -253,6 +253,9 @@ def extract(
         # "Each time you use it again, the damage increases by 1d12" goes on from the sentence before it ("If you
         # use this feature again, you take 2d12 necrotic damage"): both, in the book's order.
         return [before, scored[0]]
+    after = _what_it_does(question, top, results, first, kind_lines)
+    if after is not None:
+        return [top, after]
     keys = _asked(question)[0]
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
@@ -262,6 +265,32 @@ def extract(
             chosen.append(other)
             break
     return chosen
+
+
+#: "What does a mooring do", "what do wards do", "what happens on a crack": what a thing does, not what it is.
+_DOES = re.compile(
+    r"^\s*what\s+(?:(?:does|do)\b.+\bdo(?:\s+to\s+\w+)?|happens\s+(?:on|with|after|when|if)\b.+)\s*[?!.]*\s*$",
+    re.IGNORECASE,
+)
+#: A sentence saying what a thing is ("A Lull is an hour of rest", "Wards: are circles of salt").
+_IS_A = re.compile(
+    r"^(?:[^.:]{1,60}:\s*)?(?:[^.]{0,60}?\s)?(?:is|are)\s+(?:a|an|the|one|any)\b", re.IGNORECASE
+)
+
+
+def _what_it_does(
+    question: str, top: QuotedSentence, results: Sequence[LoreResult], first: int, kind_lines: bool
+) -> QuotedSentence | None:
+    """Return the sentence after the best one, under the same heading and bold name, when the question asks what
+    a thing does and the best one only says what the thing is: what it does is said next ("A Lull is an hour of
+    rest. Recover Strain equal to your Nerve.")."""
+    if not _DOES.match(question) or not _IS_A.match(top.text):
+        return None
+    placed = _placed(results[top.number - first], kind_lines=kind_lines, other=False)
+    at = top.position + 1
+    if at >= len(placed) or placed[at][:2] != (top.section, top.label) or placed[top.position][2] != top.text:
+        return None
+    return QuotedSentence(placed[at][2], top.number, top.score, set(), top.section, at, top.label)
 
 
 #: A sentence opening with a pronoun standing for the entry it is in: "They age faster", "It can ...".

@@ -160,7 +160,10 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
     held = [w for w in naming if held_long(w, words)]
     if best:
         return not held
-    return naming[0] not in held or 2 * len(held) < len(naming)
+    # The first naming word the books say in their own words is held ("rid" of "get rid of": "Removed by …");
+    # the others count as held only in the question's words.
+    first = naming[0] in held or naming[0] in related_said(sorted(words), naming[:1])
+    return not first or 2 * len(held + [naming[0]] * (naming[0] not in held)) < len(naming)
 
 
 def named_otherwise(question: Question, result: LoreResult) -> bool:
@@ -218,6 +221,10 @@ def _names_first(question: Question, strange: Sequence[str], first: LoreResult) 
         w for w in fold_words(first.heading_path[-1] if first.heading_path else "") if w not in STOPWORDS
     ]
     # The title's own words, a plural apart: "kenku mimicry" does not name "Mimic" ("mimicry" is another word).
+    # A plural title said in the singular ("the frozen condition" of "Conditions") names a kind of entry the
+    # section lists: the word no source holds is the entry asked, which the list does not hold.
+    if any(t in (w + "s", w + "es") for t in title for w in rest):
+        return False
     return bool(title) and all(any(_plural_apart(t, w) for w in rest) for t in title)
 
 

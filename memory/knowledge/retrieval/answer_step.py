@@ -42,7 +42,7 @@ from dataclasses import replace
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import KIND_LINE, Question, analyse
+from memory.knowledge.question import FIELD_UNITS, KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_about import listed, titled
 from memory.knowledge.retrieval.answer_change import change_answer
@@ -71,7 +71,7 @@ from memory.knowledge.retrieval.answer_supported import supported
 from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.answer_worked import worked
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
@@ -217,6 +217,8 @@ def _reply(
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
             return _first(question, facts, results, unknown) or amount_or_nothing(question, facts, results)
+        if _unstated(question, unknown, results):
+            return _nothing(question, facts, results)  # no source says the field at all ("weight")
         needs = _needs(question, results, unknown)
     if only is None:
         lower = _named_lower(question, results, unknown)
@@ -257,6 +259,18 @@ def _reply(
         _named_block(question, facts, results, unknown, answer)
         or _on_subject(question, facts, results, answer, best=True),
     )
+
+
+def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
+    """Return whether no source the asker may read holds any word of the fields asked, nor do the best passages
+    say an amount in the field's units ("300gp" says a cost): a book of creatures with no weights, asked one's
+    weight, cannot answer it with the creature's other lines."""
+    words = [w for f in question.fields if f != KIND_LINE for w in fold_words(f) if w not in STOPWORDS]
+    if not words or not all(has_word(unknown, w) for w in words):  # an ending apart
+        return False
+    units = {u for f in question.fields for u in FIELD_UNITS.get(f, ())}
+    held = set(fold_words(" ".join(r.text for r in results[:PASSAGES_READ])))
+    return not any(h.lstrip("0123456789.,") in units for h in held)
 
 
 def _named_block(

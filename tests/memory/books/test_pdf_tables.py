@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory.books import read_book
-from memory.books.pdf_fields import definition_of, starts_field
+from memory.books.own_lines import definition_of, starts_field
 from memory.books.pdf_layout import Line, Run
 from memory.books.pdf_tables import table_rows
 from tests.helpers.paths import REPO

@@ -63,3 +63,14 @@ def test_a_bold_label_with_a_spaced_colon() -> None:
     assert read_fields(["Old Tech"], "**Lumen-lamp** : lights Near range.") == [
         Field("Old Tech", "Lumen-lamp", "lights Near range.")
     ]
+
+
+def test_a_bold_label_stated_as_a_formula_takes_the_words_before_its_equals_sign() -> None:
+    fields = read_fields(
+        ["Derived"], "- **Wounds** = Grit × 2 + 4.\n- **Strain** limit = Nerve + 3.\n- **Damage**: d6 = 3"
+    )
+    assert fields == [
+        Field("Derived", "Wounds", "Grit × 2 + 4."),
+        Field("Derived", "Strain limit", "Nerve + 3."),
+        Field("Derived", "Damage", "d6 = 3"),
+    ]

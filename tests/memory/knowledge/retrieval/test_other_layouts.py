@@ -33,7 +33,7 @@ GOLEM = passage(
 CONDITIONS = passage(
     "## Conditions\n\nA condition lasts until it is removed.\n\n"
     "- **Dazed**: you cannot take Reactions. Shake it off with a Grit roll.\n"
-    "- **Scorched**: lose 1 Health each turn until doused with water.",
+    "- **Scorched**: lose 1 Health each turn. Removed by dousing yourself with water.",
     "Ashfall Rules",
     "Conditions",
     chunk_id=4,
@@ -111,3 +111,58 @@ def test_how_much_of_a_thing_is_said_by_a_sentence_naming_it_not_a_price() -> No
 def test_how_far_one_place_is_from_another_in_the_books_unit() -> None:
     answer = reply(analyse("how far is coldharbour from ember gate"), [], [TRAVEL])
     assert answer.known and "5 sectors" in answer.text
+
+
+def test_getting_rid_of_a_condition_is_what_removes_it_named() -> None:
+    answer = reply(analyse("how do i get rid of scorched"), [], [SUPPLIES, CONDITIONS])
+    assert answer.known and "dousing yourself with water" in answer.text and "Scorched" in answer.text
+
+
+def test_a_formula_under_a_bold_label_is_the_labels_value() -> None:
+    derived = passage(
+        "## Derived Numbers\n\n- **Health** = Grit × 2 + 4.\n- **Heat** limit = Nerve + 3. Heat is how hot you run.",
+        "Ashfall Rules",
+        "Derived Numbers",
+    )
+    answer = reply(analyse("heat limit?"), [], [derived])
+    assert answer.known and "Nerve + 3" in answer.text
+
+
+def test_what_a_thing_does_goes_on_past_the_sentence_saying_what_it_is() -> None:
+    resting = passage(
+        "## Resting\n\nA camp is a full night under a roof. You recover all Heat and clear Dazed.\n\n"
+        "A nap is an hour in the shade.",
+        "Ashfall Rules",
+        "Resting",
+    )
+    answer = reply(analyse("what does a camp do"), [], [resting])
+    assert answer.known and "full night under a roof" in answer.text and "recover all Heat" in answer.text
+    assert "recover all Heat" not in reply(analyse("what is a camp"), [], [resting]).text
+    answer = reply(analyse("what happens after a camp"), [], [resting])
+    assert answer.known and "recover all Heat" in answer.text
+
+
+def test_a_why_the_book_says_nobody_knows_is_answered_so() -> None:
+    vents = passage(
+        "## The Vents\n\nThe vents opened in a single night. Nobody knows why the vents opened. The Ember Cult "
+        "teaches that the mountain woke.",
+        "Ashfall Setting",
+        "The Vents",
+    )
+    answer = reply(analyse("why did the vents open"), [], [vents])
+    assert answer.known and "Nobody knows why the vents opened" in answer.text
+    untold = passage("## The Vents\n\nThe vents opened in a single night.", "Ashfall Setting", "The Vents")
+    assert not reply(analyse("why did the vents open"), [], [untold]).known
+
+
+def test_an_entry_a_list_of_its_kind_does_not_hold_is_not_known() -> None:
+    asked = analyse("what does the chilled condition do")
+    assert not reply(asked, [], [CONDITIONS], unknown=["chilled"]).known
+    # A word no source holds before a whole title only qualifies it (an owner, a nickname).
+    rites = passage("## Ember Rite\n\nThe ember rite wakes a banked fire.", "Ashfall Rules", "Ember Rite")
+    assert reply(analyse("what does orla's ember rite do"), [], [rites], unknown=["orla"]).known
+
+
+def test_a_field_no_source_states_is_not_answered_by_its_entrys_other_lines() -> None:
+    asked = analyse("how much does a cinder wolf weigh")
+    assert not reply(asked, [], [WOLF], unknown=["weight"]).known
