@@ -137,9 +137,8 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             continue
         if _HOW_DIED.search(folded):
             cause = _cause(fact, described, facts)
-            told = None if cause else died_in_event(fact, number, facts)  # an event's `deaths:` tells it
-            if told is not None:
-                return told
+            if not cause and (evented := died_in_event(fact, number, facts)):
+                return evented  # an event's `deaths:` tells it
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
                 death = None  # "… is dead" says nothing the cause does not
