@@ -152,8 +152,7 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:  # the GM is told what players are told beside the truth
                 if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
                     told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
-                found = f"{told}. [{number}]", number
-                return told_beside(found, fact, "cause of death")
+                return told_beside((f"{told}. [{number}]", number), fact, "cause of death")
             living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
             if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
                 return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
