@@ -59,6 +59,10 @@ def card_facts(
     born = birth_line(card, words)
     if born is not None:
         facts.insert(1, born)
+    day = card.entity.validity.world_from if card.entity.type == "Event" else None
+    if day and words.dated(day) and not any(" took place " in f for f in facts):
+        # An event dated in no era and at no place says its day all the same ("… took place on 2 Thawmoon, …").
+        facts.append(f"{words.name(card.entity.name)} took place {words.when(day)}")
     return list(dict.fromkeys(facts))[:limit]
 
 

@@ -127,6 +127,8 @@ def _quantity(said: str) -> tuple[str, tuple[str, ...]] | None:
         if at > 0 and word.casefold() in _QUANTITY_ENDS:
             break
         kept.append(word)
+    while kept and kept[-1].casefold() in STOPWORDS | _DETERMINERS:
+        kept.pop()  # "a minimum bonus of", "the target gains a": no quantity ends so
     words = tuple(
         w.casefold().removesuffix("'s").removesuffix("’s")
         for w in kept
@@ -169,7 +171,8 @@ def _part(m: re.Match[str]) -> tuple[str, Callable[[Fraction], Fraction], bool]:
 
 _FORMS: tuple[tuple[re.Pattern[str], _Make], ...] = (
     (re.compile(_NUM + r"\s*(?:\+|plus)\s*" + _QUANTITY, re.IGNORECASE), _add),
-    (re.compile(_QUANTITY + r"(\s*(?:\+|-|−|plus|minus)\s*)" + _NUM, re.IGNORECASE), _added),
+    # "+ 2" or "plus 2": "a +2" is a signed number, no operator.
+    (re.compile(_QUANTITY + r"(\s*(?:[+−-]\s+|\bplus\s+|\bminus\s+))" + _NUM, re.IGNORECASE), _added),
     (
         re.compile(
             _QUANTITY + r"\s*(?:is\s+|are\s+)?(multiplied by|times|×|divided by)\s*" + _NUM, re.IGNORECASE
@@ -182,7 +185,11 @@ _FORMS: tuple[tuple[re.Pattern[str], _Make], ...] = (
 #: "10 + 1 for each hour past 8 hours", "1 for each bead beyond the first": a constant for each unit of a
 #: quantity, past a threshold or not.
 _EACH = re.compile(
-    r"(?:\b" + _NUM + r"\s*(?:\+|plus)\s*)?\b" + _NUM + r"\s+(?:for each|per|for every)\s+([a-z]+)"
+    r"(?:\b"
+    + _NUM
+    + r"\s*(?:\+|plus)\s*)?\b"
+    + _NUM
+    + r"\s+(?:for each|per|for every)\s+(?:additional\s+|extra\s+|full\s+)?([a-z]+)"
     r"(?:\s+(?:past|beyond|over|above|after)\s+(?:the\s+(first)\b|" + _NUM + r"(?:\s+[a-z]+)?))?",
     re.IGNORECASE,
 )

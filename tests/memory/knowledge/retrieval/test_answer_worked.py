@@ -148,3 +148,10 @@ def test_one_as_a_pronoun_and_a_title_word_alone_work_nothing_out() -> None:
     assert "that is" not in _said("how many pods does a fresh one hold?", PODS)
     assert "that is" not in _said("seed pods: I hurl 3 pods, anything special about seed pods?", PODS)
     assert "For 3 pods, that is 2." in _said("I hurl 3 pods at once, how much does the blast grow?", PODS)
+
+
+def test_a_signed_number_is_no_operator_and_an_adjective_counts_no_unit() -> None:
+    assert not formulas("The target gains a +2 bonus to its rolls.")
+    assert not formulas("You gain a minimum bonus of +1 to hit.")
+    (formula,) = formulas("The wand regains 1 for each additional charge spent.")
+    assert formula.words == ("charge",) and formula.worked(Fraction(3)) == 3
