@@ -143,11 +143,14 @@ def _answered(
     common: Sequence[str],
     meaning: Meaning | None,
 ) -> ShortAnswer:
-    graph = graph_answer(question.text, facts)
+    read = question.text
+    graph = graph_answer(read, facts)
+    if graph is None and question.typed != read:  # "how r A and B related": the table's shorthand, read out
+        read, graph = question.typed, graph_answer(question.typed, facts)
     told = prose_beside(question.text, graph[0] if graph else None, facts, results)
     if told is not None:
         return told  # the bible's sentence where the card falls short (`answer_prose`)
-    answer = _reply(question, facts, results, unknown, common, meaning, graphed=graph is not None)
+    answer = _reply(question, facts, results, unknown, common, meaning, graphed=read if graph else None)
     if (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
@@ -187,10 +190,10 @@ def _reply(
     common: Sequence[str] = (),
     meaning: Meaning | None = None,
     *,
-    graphed: bool,
+    graphed: str | None,
 ) -> ShortAnswer:
-    if graphed:  # the graph answers (`reply` asked it)
-        return compose(question.text, facts, results)
+    if graphed is not None:  # the graph answers this reading of the question (`reply` asked it)
+        return compose(graphed, facts, results)
     if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
         return _nothing(question, facts, results)
     asked = question

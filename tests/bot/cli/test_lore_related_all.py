@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from bot.cli.main import app
 from tests.conftest import DatabaseTarget
 from tests.helpers.lore_worlds import ask_world, import_written, public_written
 
@@ -80,3 +81,56 @@ def test_a_tie_the_gm_keeps_is_said_to_the_gm_alone(cli: CliRunner, tmp_path: Pa
     player = ask_world(cli, tmp_path, CAMPAIGN, QUESTIONS, citations=False)
     public = import_written("open", tmp_path / "open", public_written(FILES))
     assert player == ask_world(public, tmp_path, "open", QUESTIONS, citations=False)
+
+
+SALT = {
+    "calendar": """
+eras:
+  - {name: The Dry Count, abbreviation: DC, start: 1}
+months: [Saltwake, Ashwind, Brine, Lowtide]
+today: 3 Ashwind, 947 DC
+""",
+    "folk": """
+characters:
+  - name: Teodor Varro
+    sex: male
+    born: 907
+    titles:
+      - {title: First Magistrate of the Brine Courts, from: 940}
+    spouses: [{name: Oriane Kest, married: 20 Saltwake, 928}]
+    description: The present First Magistrate, cautious and short of water.
+  - {name: Oriane Kest, sex: female, born: 909}
+  - name: Nim Varro
+    sex: male
+    born: 930
+    parents: [Teodor Varro, Oriane Kest]
+    description: Teodor and Oriane's son, apprenticed on the skiffs.
+""",
+}
+
+
+BIBLE = """# The Glass Reach
+
+## Cindermere
+Cindermere is the last city on the old shore. Its courts sit in the drained harbour, and water is rationed by
+the cup. Nobody knows why the sea left; the Lantern Synod teaches that it will come back when the lamps go out.
+
+## Port Hollow
+Port Hollow lies six legs south of Cindermere, where the skiffs are built and the salt is cut.
+"""
+
+
+def test_the_tables_shorthand_is_read_out_before_the_graph_answers(
+    tmp_path: Path, cli_env: DatabaseTarget
+) -> None:
+    cli = import_written("saltmarsh", tmp_path / "saltmarsh", SALT)
+    bible = tmp_path / "saltmarsh" / "reach.md"  # prose beside the graph: the question's words also search it
+    bible.write_text(BIBLE, encoding="utf-8")
+    imported = cli.invoke(app, ["ingest", str(bible), "-c", "saltmarsh", "--class", "canon"])
+    assert imported.exit_code == 0, imported.output
+    typed = ["how r teodor and nim related", "hw is nim related to teodor?"]
+    plain = ["how are teodor and nim related", "how is nim related to teodor?"]
+    player = ask_world(cli, tmp_path, "saltmarsh", [*plain, *typed], citations=False)
+    assert player[plain[0]] == "Teodor Varro is Nim Varro's father.", player
+    assert player[typed[0]] == player[plain[0]], player
+    assert player[typed[1]] == player[plain[1]] == "Nim Varro is Teodor Varro's son.", player
