@@ -289,7 +289,10 @@ class LoreCommands(commands.Cog):
             allowed_mentions=NONE,
         )
 
-    @lore.command(name="source", description="Inspect one knowledge source: versions, chunks, hashes (GM)")
+    @lore.command(
+        name="source",
+        description="Inspect one knowledge source: versions, passages, how search finds it (GM)",
+    )
     @app_commands.describe(
         source="The source's id", original="Also send the original file, as it was imported"
     )
@@ -412,7 +415,7 @@ class LoreCommands(commands.Cog):
             embed=lore_embeds.source_changed_embed(changed, "enabled"), ephemeral=True, allowed_mentions=NONE
         )
 
-    @lore.command(name="delete", description="Delete a source, its chunks and vectors (GM)")
+    @lore.command(name="delete", description="Delete a source and its passages (GM)")
     @app_commands.describe(source="The source's id")
     @app_commands.autocomplete(source=source_ids)
     @gm_only()
@@ -456,11 +459,11 @@ class LoreCommands(commands.Cog):
     async def glossary_remove(
         self, interaction: discord.Interaction, term: app_commands.Range[str, 1, 60]
     ) -> None:
-        """Remove one of the campaign's terms."""
+        """Remove one of the campaign's terms, or switch a shipped one off (it is then read as written)."""
         campaign = await _campaign(interaction)
-        entry = await services_of(interaction).glossary.remove(campaign, term)
+        removal = await services_of(interaction).glossary.remove(campaign, term)
         await interaction.response.send_message(
-            lore_glossary.changed_line(entry, "removed"), ephemeral=True, allowed_mentions=NONE
+            lore_glossary.removed_line(removal), ephemeral=True, allowed_mentions=NONE
         )
 
 

@@ -20,10 +20,11 @@ from collections.abc import Sequence
 import discord
 
 from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_NAME, FIELD_VALUE, fit_lines
+from bot.ops.search_index import search_state
 from canon.models import Viewer
 from canon.visibility import Knowing, entity_facts_seen, may_see, passages_seen
 from cogs.canon_embeds import shrink_to_limit
-from cogs.embeds import COLOUR, DONE_COLOUR, clip, escape_with_mentions
+from cogs.embeds import COLOUR, DONE_COLOUR, clip, counted, escape_with_mentions
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult, Reason, RetrievalRecord
 from memory.knowledge.source_models import DeleteReport, SourceDetail, SourceInfo, ViewBuild
 
@@ -199,7 +200,9 @@ def source_flags(source: SourceInfo) -> str:
     if source.hidden:
         flags.append(f"{LOCK} hidden")
     elif source.hidden_chunks:
-        flags.append(f"{LOCK} GM-only sections ({source.hidden_chunks} of {source.chunk_count} chunks)")
+        flags.append(
+            f"{LOCK} GM-only sections ({source.hidden_chunks} of {counted(source.chunk_count, 'passage')})"
+        )
     if source.always_include:
         flags.append("always included")
     return " · ".join(flags)
@@ -208,9 +211,9 @@ def source_flags(source: SourceInfo) -> str:
 def source_line(source: SourceInfo) -> str:
     """Return one line of the source list."""
     return (
-        f"**{escape_with_mentions(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · v{source.version} · "
-        f"{source.chunk_count} chunks · imported {_when(source.imported_at)} · "
-        f"used {source.times_used}×"
+        f"**{escape_with_mentions(clip(source.title, 60))}** (source {source.id}) — {source_flags(source)} · "
+        f"version {source.version} · {counted(source.chunk_count, 'passage')} · imported {_when(source.imported_at)} · "
+        f"used in {counted(source.times_used, 'answer')}"
     )
 
 
@@ -236,7 +239,7 @@ def sources_embed(
     warning: str | None = None,
     building: ViewBuild | None = None,
 ) -> discord.Embed:
-    """Render one page of the source inspector: class, states, hash, chunks, imported at, times used.
+    """Render one page of the source inspector: class, states, version, passages, imported at, answers it was used in.
 
     `warning` (always-included Canon crowding the answers' budget) heads every page, and the search index's
     progress while names are added to it (`building`).
@@ -245,7 +248,7 @@ def sources_embed(
     page = min(max(1, page), pages)
     embed = discord.Embed(title=f"Knowledge sources ({len(sources)})", colour=COLOUR)
     if not sources:
-        embed.description = "No sources yet. Import a world bible with `/lore import` (.md, .txt or .yaml)."
+        embed.description = "No sources yet. Import a world bible or a book with `/lore import` (.md, .txt, .yaml, .pdf, .docx, .epub or .html)."
         return embed
     shown = sources[(page - 1) * SOURCES_PER_PAGE : page * SOURCES_PER_PAGE]
     head = [f"⚠️ {escape_with_mentions(warning)}", ""] if warning else []
@@ -256,10 +259,43 @@ def sources_embed(
     return shrink_to_limit(embed)
 
 
+def _add_versions_and_passages(embed: discord.Embed, detail: SourceDetail) -> None:
+    """Add a source's versions, its passages and the first one's text to its inspector."""
+    source = detail.source
+    versions = [
+        f"version {v.version} · {_when(v.imported_at)} · {counted(v.chunk_count, 'passage')}"
+        + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
+        for v in detail.versions
+    ]
+    embed.add_field(
+        name=f"Versions ({len(detail.versions)})",
+        value=fit_lines(versions or ["version 1"], 600),
+        inline=False,
+    )
+    chunks = [
+        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
+        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
+        for c in detail.chunks
+    ]
+    embed.add_field(
+        name=f"Passages ({source.chunk_count}, {source.token_count:,} tokens; read by {source.parser_version}, "
+        f"cut by {source.chunking_version})"[:FIELD_NAME],
+        value=fit_lines(chunks or ["none"], FIELD_VALUE),
+        inline=False,
+    )
+    if detail.chunks:
+        first = detail.chunks[0]
+        embed.add_field(
+            name="Text (first passage)",
+            value=snippet(first.display_text or first.text, 700),
+            inline=False,
+        )
+
+
 def source_embed(
     detail: SourceDetail, *, out_of_date: Sequence[tuple[str, str]] = (), hidden_sections: Sequence[str] = ()
 ) -> discord.Embed:
-    """Render one source: file, class, states, tags, hashes, versions, chunks, vectors, use.
+    """Render one source: file, class, states, tags, hashes, versions, passages, how search finds it, use.
 
     `out_of_date`: the sections the story has changed since (where, what holds now), for the GM to update;
     `hidden_sections`: the lines of its GM-only sections (`cogs.lore_sections.hidden_lines`).
@@ -291,43 +327,20 @@ def source_embed(
         )
     embed.add_field(name="Tags", value=escape_with_mentions(", ".join(source.tags)) or "none", inline=True)
     embed.add_field(
-        name="Use", value=f"{source.times_used}× · last {_when(source.last_used_at)}", inline=True
+        name="Use",
+        value=f"in {counted(source.times_used, 'answer')} · last {_when(source.last_used_at)}",
+        inline=True,
     )
-    vectors = source.vector_status.value + (
+    found = search_state(source.vector_status.value) + (
         f": {clip(source.vector_error, 200)}" if source.vector_error else ""
     )
-    embed.add_field(name="Vectors", value=escape_with_mentions(vectors), inline=True)
+    embed.add_field(name="Search", value=escape_with_mentions(found), inline=True)
     embed.add_field(
         name="Content hash (SHA-256)",
         value=f"text `{source.content_hash}`\nfile `{source.file_hash}`",
         inline=False,
     )
-    versions = [
-        f"v{v.version} · {_when(v.imported_at)} · {v.chunk_count} chunks"
-        + (f" · replaced {_when(v.replaced_at)}" if v.replaced_at else " · current")
-        for v in detail.versions
-    ]
-    embed.add_field(
-        name=f"Versions ({len(detail.versions)})", value=fit_lines(versions or ["v1"], 600), inline=False
-    )
-    chunks = [
-        f"{c.index}. {LOCK + ' ' if c.section_hidden else ''}"
-        f"{escape_with_mentions(clip(' › '.join(c.heading_path) or '(top)', 90))} · {c.token_count} tokens"
-        for c in detail.chunks
-    ]
-    embed.add_field(
-        name=f"Chunks ({source.chunk_count}, {source.token_count:,} tokens; parser {source.parser_version}, "
-        f"chunker {source.chunking_version})"[:FIELD_NAME],
-        value=fit_lines(chunks or ["none"], FIELD_VALUE),
-        inline=False,
-    )
-    if detail.chunks:
-        first = detail.chunks[0]
-        embed.add_field(
-            name="Text (first chunk)",
-            value=snippet(first.display_text or first.text, 700),
-            inline=False,
-        )
+    _add_versions_and_passages(embed, detail)
     if source.notes:
         embed.add_field(name="Notes", value=escape_with_mentions(clip(source.notes, 500)), inline=False)
     footer = f"Imported {_when(source.imported_at)} · updated {_when(source.updated_at)}"
@@ -358,9 +371,9 @@ def deleted_embed(report: DeleteReport) -> discord.Embed:
     embed = discord.Embed(
         title=clip(f"Deleted {report.title} (source {report.source_id})", EMBED_TITLE), colour=COLOUR
     )
-    vectors = "and its vectors" if report.vectors_removed else "(no vector index to clean)"
     embed.description = (
-        f"Removed the source, its versions, {report.chunks_removed} chunks {vectors}. "
+        f"Removed the source, its versions and its {counted(report.chunks_removed, 'passage')}"
+        f"{', with their place in search by meaning' if report.vectors_removed else ''}. "
         "Answers already given keep the text they showed."
     )
     return embed

@@ -7,20 +7,32 @@ from collections.abc import Sequence
 import discord
 
 from bot.client import limits
-from bot.services.glossary import GlossaryEntry
+from bot.services.glossary import GlossaryEntry, GlossaryRemoval
+from canon.wording.glossary import entry_words, removal_words
 from cogs.embeds import COLOUR
 
-__all__ = ["changed_line", "list_embed"]
+__all__ = ["changed_line", "list_embed", "removed_line"]
+
+
+def _bold(text: str) -> str:
+    return f"**{discord.utils.escape_markdown(text)}**"
 
 
 def _line(entry: GlossaryEntry) -> str:
-    return f"**{discord.utils.escape_markdown(entry.term)}** → {discord.utils.escape_markdown(entry.meaning)}"
+    return f"{_bold(entry.term)} → {discord.utils.escape_markdown(entry.meaning)}"
+
+
+def _own_line(entry: GlossaryEntry) -> str:
+    """Return one of the campaign's terms, saying the shipped meaning it replaces or switches off."""
+    return entry_words(
+        entry.term, discord.utils.escape_markdown(entry.meaning), own=True, shipped=entry.shipped, mark=_bold
+    )
 
 
 def list_embed(entries: Sequence[GlossaryEntry]) -> discord.Embed:
     """Return the glossary as an embed: the campaign's terms, then the shipped ones, each over as many fields as
     they take; what the embed cannot hold is counted in a last line ("… and 12 more")."""
-    own = [_line(e) for e in entries if e.own]
+    own = [_own_line(e) for e in entries if e.own]
     shipped = [_line(e) for e in entries if not e.own]
     embed = discord.Embed(
         title="Glossary",
@@ -75,5 +87,11 @@ def _added(embed: discord.Embed, name: str, value: str) -> bool:
 
 
 def changed_line(entry: GlossaryEntry, done: str) -> str:
-    """Return the one line saying a term was added or removed."""
+    """Return the one line saying a term was added."""
     return f"Glossary: {_line(entry)} {done}. `/lore glossary list` shows them all."
+
+
+def removed_line(removal: GlossaryRemoval) -> str:
+    """Return the line saying what removing a term did (a shipped one is switched off)."""
+    said = removal_words(removal.term, removal.removed, removal.shipped, mark=_bold)
+    return f"{said} `/lore glossary list` shows them all."

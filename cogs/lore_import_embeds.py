@@ -7,6 +7,7 @@ from __future__ import annotations
 import discord
 
 from bot.client.limits import EMBED_DESCRIPTION, EMBED_TITLE, FIELD_VALUE, fit_lines
+from bot.ops.search_index import search_state
 from canon.structured.ingest import IngestReport
 from canon.structured.reports import kinds_in_words
 from canon.wording.counts import listed
@@ -28,12 +29,12 @@ def progress_text(event: ImportProgress) -> str:
     """Return the progress message of an import as it stands."""
     name = f"`{clip(event.filename, 150)}`"
     if event.stage == ImportStage.CHUNKING:
-        return f"Importing {name}: reading and chunking…"
+        return f"Importing {name}: reading it and cutting it into passages…"
     if event.stage == ImportStage.STORING:
-        return f"Importing {name}: storing {event.total} chunks…"
+        return f"Importing {name}: storing {counted(event.total, 'passage')}…"
     if event.stage == ImportStage.EMBEDDING:
         return (
-            f"Importing {name}: embedding chunks {progress_bar(event.done, event.total)} "
+            f"Importing {name}: indexing its passages for search by meaning {progress_bar(event.done, event.total)} "
             f"{event.done}/{event.total}"
         )
     return f"Imported {name}."
@@ -56,7 +57,7 @@ def import_embed(report: ImportReport) -> discord.Embed:
         title=clip(f"{verb}: {report.filename}", EMBED_TITLE),
         colour=WARNING_COLOUR if report.warnings else DONE_COLOUR,
     )
-    vectors = report.vector_status.value + (
+    found = search_state(report.vector_status.value) + (
         f" ({clip(report.vector_error, 200)})" if report.vector_error else ""
     )
     passages = f"{report.chunk_count} passage{'s' if report.chunk_count != 1 else ''}"
@@ -71,7 +72,7 @@ def import_embed(report: ImportReport) -> discord.Embed:
     lines = [
         f"{verb} {title}. {next_step}",
         # The passages are counted once, in words, above ("1 chunks" was a program's word, and wrong).
-        f"{source_flags(source)} · {report.token_count:,} tokens · vectors {escape_with_mentions(vectors)} · "
+        f"{source_flags(source)} · {report.token_count:,} tokens · {escape_with_mentions(found)} · "
         f"{report.seconds:.1f} s (source {source.id})",
     ]
     if source.tags:

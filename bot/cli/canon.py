@@ -163,7 +163,9 @@ def canon_entity(
             found, name, viewer=Viewer(viewer.value), as_of=point
         )
         # a parent as father or mother as this viewer may know it, what is over in the past
-        words = replace(words, sexes=worded.sexes, tensed=worded.tensed, now_key=worded.now_key)
+        words = replace(
+            words, sexes=worded.sexes, deaths=worded.deaths, tensed=worded.tensed, now_key=worded.now_key
+        )
         return card
 
     card = with_campaign(campaign, work)
@@ -195,8 +197,15 @@ def canon_timeline(
         title, views, worded = await services.queries.worded_timeline(
             found, name, viewer=Viewer(viewer.value)
         )
-        # a parent as father or mother as this viewer may know it, what is over in the past
-        words = replace(words, sexes=worded.sexes, tensed=worded.tensed, now_key=worded.now_key)
+        # a parent as father or mother as this viewer may know it, what is over in the past, a birth as one
+        words = replace(
+            words,
+            sexes=worded.sexes,
+            deaths=worded.deaths,
+            births=worded.births,
+            tensed=worded.tensed,
+            now_key=worded.now_key,
+        )
         return title, views
 
     title, views = with_campaign(campaign, work)

@@ -4,6 +4,7 @@ questions through (as `/lore glossary` does in Discord).
     lorekeeper glossary list -c "Shattered Isles"
     lorekeeper glossary add gobbo goblin -c "Shattered Isles"
     lorekeeper glossary remove gobbo -c "Shattered Isles"
+    lorekeeper glossary remove armour -c "Shattered Isles"   # a shipped term: read as written from now on
 """
 
 from __future__ import annotations
@@ -26,7 +27,9 @@ def register(app: typer.Typer) -> None:
 
 
 def _line(entry: Any) -> str:
-    return f"{entry.term} → {entry.meaning}" + ("" if entry.own else " (shipped)")
+    from canon.wording.glossary import entry_words
+
+    return entry_words(entry.term, entry.meaning, own=entry.own, shipped=entry.shipped)
 
 
 def _json(entry: Any) -> dict[str, Any]:
@@ -68,10 +71,15 @@ def glossary_remove(
     campaign: CampaignOption,
     as_json: JsonOption = False,
 ) -> None:
-    """Remove one of the campaign's terms."""
+    """Remove one of the campaign's terms, or switch a shipped one off (it is then read as written)."""
+    from canon.wording.glossary import removal_words
 
     async def work(services: Any, found: Any) -> Any:
         return await services.glossary.remove(found, term)
 
-    entry = with_campaign(campaign, work)
-    emit(_json(entry), as_json=as_json, text=lambda: f"Removed from the glossary: {_line(entry)}.")
+    done = with_campaign(campaign, work)
+    emit(
+        {"term": done.term, "removed": done.removed, "shipped": done.shipped},
+        as_json=as_json,
+        text=lambda: removal_words(done.term, done.removed, done.shipped),
+    )

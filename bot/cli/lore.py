@@ -222,8 +222,8 @@ def sources(
     ] = ViewerChoice.PLAYER,
     as_json: JsonOption = False,
 ) -> None:
-    """List a campaign's knowledge sources: class, enabled, hidden, hash, chunks, imported at, times used (a
-    player's list unless `--as gm`, as `lore` reads)."""
+    """List a campaign's knowledge sources: title and file, class, enabled, hidden, passages, how each is found,
+    imported at, answers that used it (a player's list unless `--as gm`, as `lore` reads)."""
     settings = settings_or_exit()
 
     from canon.models import Viewer
@@ -238,6 +238,8 @@ def sources(
     found = run_async(lambda: with_services(settings, work))
 
     def text() -> str:
+        from bot.cli.progress import source_name
+        from bot.ops.search_index import missed_words, search_state
         from canon.wording.counts import counted
 
         if not found:
@@ -249,14 +251,20 @@ def sources(
                 flags.append("hidden")
             elif s.hidden_chunks and viewer is ViewerChoice.GM:
                 # A public source with sections only the GM reads (`--json`: hidden_chunks).
-                flags.append(f"GM-only sections: {s.hidden_chunks} of its {counted(s.chunk_count, 'chunk')}")
+                flags.append(
+                    f"GM-only sections: {s.hidden_chunks} of its {counted(s.chunk_count, 'passage')}"
+                )
             if s.always_include:
                 flags.append("always")
             rows.append(
-                f"#{s.id:<5} {s.filename}  [{', '.join(flags)}]  v{s.version}  {s.chunk_count} chunks  "
-                f"vectors {s.vector_status.value}  sha256 {s.content_hash[:12]}  "
-                f"imported {s.imported_at:%Y-%m-%d %H:%M}  used {s.times_used}×"
+                f"#{s.id:<5} {source_name(s.title, s.filename)}  [{', '.join(flags)}]  version {s.version}, "
+                f"{counted(s.chunk_count, 'passage')}, {search_state(s.vector_status.value)}, "
+                f"imported {s.imported_at:%Y-%m-%d %H:%M}, used in {counted(s.times_used, 'answer')}"
             )
-        return "\n".join(rows)
+        states: dict[str, int] = {}
+        for s in found:
+            states[s.vector_status.value] = states.get(s.vector_status.value, 0) + 1
+        missed = missed_words(states, campaign)
+        return "\n".join([*rows, *([missed] if missed else [])])
 
     emit([s.model_dump(mode="json") for s in found], as_json=as_json, text=text)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 from typing import Annotated, Any
 
 import typer
@@ -67,49 +68,91 @@ def reindex(
     emit(
         report.model_dump(mode="json"),
         as_json=as_json,
-        text=lambda: (
-            f"Reindexed {report.sources} sources ({report.chunks} chunks, {report.rechunked_sources} re-chunked); "
-            f"vectors: {report.vector_status.value}"
-            + (f" ({report.vector_error})" if report.vector_error else f", {report.vectors} embedded")
-            + f" in {report.seconds:.1f} s."
-        ),
+        text=lambda: reindex_text(report),
     )
     if report.vector_error:
         raise typer.Exit(1)
 
 
-def _view_build(settings: Any, campaign: str, *, build: bool, as_json: bool) -> None:
-    """Say how far a campaign's names views are; with `build`, add the missing ones first."""
+def reindex_text(report: Any) -> str:
+    """Return what a reindex rebuilt (`ReindexReport`), in words: sources, passages, how they are found now."""
+    from bot.ops.search_index import search_state
+    from canon.wording.counts import counted
 
-    async def work(services: Any) -> Any:
+    cut = (
+        f", {counted(report.rechunked_sources, 'source')} cut into passages again"
+        if report.rechunked_sources
+        else ""
+    )
+    said = (
+        f"Rebuilt the search index of {counted(report.sources, 'source')} ({counted(report.chunks, 'passage')}"
+        f"{cut}) in {report.seconds:.1f} s: "
+    )
+    if report.vector_error:
+        return (
+            said
+            + f"found by words only, search by meaning failed ({report.vector_error}). Run it again later."
+        )
+    state = search_state(report.vector_status.value)
+    return said + ("each " + state if report.vector_status.value == "indexed" else state) + "."
+
+
+def _view_build(settings: Any, campaign: str, *, build: bool, as_json: bool) -> None:
+    """Say how far a campaign's search index is (its names views, the sources it misses); with `build`, add
+    the missing names views first."""
+
+    async def work(services: Any) -> tuple[Any, dict[str, int]]:
+        from memory.knowledge.index_state import WAITING
+
         target = await services.campaigns.by_name(campaign)
         knowledge = services.knowledge
         if build:
-            shown = (lambda state: typer.echo(view_build_text(state), err=True)) if not as_json else None
-            return await knowledge.view_builder.build(target.id, progress=shown)
-        return await knowledge.view_build(target.id)
+            shown = (
+                (lambda state: typer.echo(view_build_text(state, target.name), err=True))
+                if not as_json
+                else None
+            )
+            state = await knowledge.view_builder.build(target.id, progress=shown)
+        else:
+            state = await knowledge.view_build(target.id)
+        counts = (await knowledge.index_status(target.id))["sources_by_vector_status"]
+        return state, {k: v for k, v in counts.items() if k in WAITING}
 
-    state = run_async(lambda: with_services(settings, work))
+    state, waiting = run_async(lambda: with_services(settings, work))
+    payload = state.model_dump(mode="json") if state is not None else {"state": "none"}
     emit(
-        state.model_dump(mode="json") if state is not None else {"state": "none"},
+        payload | ({"sources_missed": waiting} if state is not None else {}),
         as_json=as_json,
-        text=lambda: view_build_text(state),
+        text=lambda: view_build_text(state, campaign, waiting),
     )
 
 
-def view_build_text(state: Any) -> str:
-    """Return a line saying how far a campaign's names views are (`ViewBuild` or None)."""
+def view_build_text(state: Any, campaign: str, waiting: dict[str, int] | None = None) -> str:
+    """Return how far a campaign's search index is (`ViewBuild` or None), and the sources it misses."""
+    from bot.ops.search_index import missed_words
+
+    missed = missed_words(waiting or {}, campaign)
+    rebuild = f"`lorekeeper reindex --campaign {shlex.quote(campaign)}`"
     if state is None:
-        return "The campaign has no vectors: it is searched by words alone."
-    if state.state == "done":
-        return f"The search index is complete: {state.total:,} passages, every view."
+        return (
+            "The campaign is searched by words alone: search by meaning is switched off, or nothing is "
+            "imported yet."
+        )
     if state.state == "stale":
-        return "The vectors were made another way: run `lorekeeper reindex --campaign NAME` to rebuild them."
-    return (
+        return (
+            "The search index was made by another embedding model or before the passages were cut another way: "
+            f"run {rebuild} to rebuild it (words find everything meanwhile)."
+        )
+    if state.state == "done":
+        if missed:
+            return f"The search index is not complete. {missed}"
+        return f"The search index is complete: {state.total:,} passages, each found by meaning and by words."
+    building = (
         f"Adding the passages' names to the search index: {state.done:,} of {state.total:,} done "
         f"({state.percent}%). Lookups work meanwhile; the bot finishes it in the background, "
-        "or run `lorekeeper reindex --campaign NAME --views`."
+        f"or run {rebuild[:-1]} --views`."
     )
+    return f"{building} {missed}" if missed else building
 
 
 def _prune(settings: Any, *, as_json: bool) -> None:

@@ -32,7 +32,12 @@ class ClassChoice(enum.StrEnum):
 
 
 def ingest(
-    paths: Annotated[list[Path], typer.Argument(help="Files or folders (every .md/.txt under a folder)")],
+    paths: Annotated[
+        list[Path],
+        typer.Argument(
+            help="Files or folders (every .md, .txt, .pdf, .docx, .epub and .html file under a folder)"
+        ),
+    ],
     campaign: CampaignOption,
     knowledge_class: Annotated[
         ClassChoice | None,
@@ -63,7 +68,8 @@ def ingest(
     ] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Import world-bible files (.md/.txt) into a campaign's knowledge; YAML goes to the structured importer."""
+    """Import prose files (.md, .txt, .pdf, .docx, .epub, .html) into a campaign's knowledge, and YAML files (a
+    calendar among them) into its canon, in one call."""
     from memory.knowledge.files import YAML_SUFFIXES
     from memory.knowledge.models import KnowledgeClass
 
@@ -176,8 +182,13 @@ async def _ingest_all(
     }
 
 
+#: What an import did with a prose file (`ImportOutcome`), in the order the summary says it.
+_DONE = (("created", "imported"), ("updated", "updated"), ("duplicate", "unchanged"))
+
+
 def ingest_text(outcome: dict[str, Any]) -> str:
     """Return what `lorekeeper ingest` did, for a person: prose files and YAML entries written, what failed."""
+    from bot.ops.search_index import missed_words
     from canon.wording.counts import counted
 
     counts: dict[str, int] = {}
@@ -185,8 +196,10 @@ def ingest_text(outcome: dict[str, Any]) -> str:
         counts[report["outcome"]] = counts.get(report["outcome"], 0) + 1
     parts: list[str] = []
     if counts or not (outcome["yaml"] or outcome.get("dialogue")):
-        done = ", ".join(f"{n} {what}" for what, n in sorted(counts.items()))
-        parts.append(f"prose: {done}" if done else "no prose file imported")
+        done = ", ".join(
+            f"{counted(counts[what], 'prose file')} {said}" for what, said in _DONE if counts.get(what)
+        )
+        parts.append(done or "no prose file imported")
     calendars = outcome.get("calendar", ())
     parts += [f"calendar set from {c['file']}" for c in calendars if "text" in c]
     failed = {f.get("filename") or f.get("file") for f in outcome["failed"]}  # each file once: a calendar too
@@ -214,6 +227,12 @@ def ingest_text(outcome: dict[str, Any]) -> str:
     not_imported = f"; {counted(len(failed), 'file')} not imported" if failed else ""
     lines = [f"Campaign “{outcome['campaign']}”: {'; '.join(parts)}{not_imported}.", *details]
     lines += [f"  {e['filename']}: {e['text']}" for e in outcome["extracted"]]
+    searched: dict[str, int] = {}
+    for report in outcome["imported"]:
+        searched[report["vector_status"]] = searched.get(report["vector_status"], 0) + 1
+    missed = missed_words(searched, outcome["campaign"])
+    if missed:
+        lines.append(f"  {missed}")
     read_as = [
         r["filename"] for r in outcome["imported"] if r["outcome"] == "created" and not r.get("class_asked")
     ]

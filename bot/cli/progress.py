@@ -10,30 +10,53 @@ if TYPE_CHECKING:
     from memory.knowledge.source_models import ImportProgress, ImportReport
 
 
+def source_name(title: str, filename: str) -> str:
+    """Return a source as the GM knows it: its title, then the file it came from ("Core Rules (core.md)"); the
+    file name alone when the title is only the file's name (a file with no `# ` heading)."""
+    if title.strip() in {filename, filename.rsplit("/", 1)[-1].rsplit(".", 1)[0], ""}:
+        return filename
+    return f"{title} ({filename})"
+
+
 def describe_report(report: ImportReport) -> str:
-    """Return one imported file's line for the console: what became of it, its chunks and vectors."""
+    """Return one imported file's line for the console: what became of it, its passages and how they are found."""
+    from rich.markup import escape
+
+    from bot.ops.search_index import search_state
+    from canon.wording.counts import counted
+
     if report.duplicate_of is not None:
-        line = f"[yellow]=[/yellow] {report.filename}: same text as source #{report.duplicate_of}, not indexed again"
+        line = (
+            f"[yellow]=[/yellow] {escape(report.filename)}: the same text as source #{report.duplicate_of}, "
+            "nothing new to import"
+        )
         return line + (f"; {', '.join(report.changed)}" if report.changed else "")
     verb = "updated to version " + str(report.source.version) if report.previous_version else "imported"
     line = (
-        f"[green]✓[/green] {report.filename}: {verb} as source #{report.source.id} "
+        f"[green]✓[/green] {escape(report.filename)}: {verb} as “{escape(report.source.title)}”, "
+        f"source #{report.source.id} "
         f"({report.source.knowledge_class.label}{', hidden' if report.source.hidden else ''}), "
-        f"{report.chunk_count} chunks, vectors {report.vector_status.value}"
+        f"{counted(report.chunk_count, 'passage')}, {search_state(report.vector_status.value)}"
     )
     if report.vector_error:
-        line += f" ({report.vector_error})"
+        line += f": {escape(report.vector_error)}"
     return "\n".join([line, *(f"  [yellow]![/yellow] {w}" for w in report.warnings)])
 
 
 class Progress:
-    """A rich progress bar per file (chunks embedded / total), on stderr unless another console is given."""
+    """A rich progress bar per file (chunks embedded / total) on stderr, and each file's line on stdout.
 
-    def __init__(self, console: Console | None = None) -> None:
+    The bar is drawn only on a terminal and leaves no trace; the lines are the command's output, so they go where
+    its summary goes (a file, a pipe), in order and each ending its line. On a terminal, they are printed above
+    the bar through its console, which keeps the bar below them.
+    """
+
+    def __init__(self, console: Console | None = None, out: Console | None = None) -> None:
         from rich.console import Console
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
         self.console = console if console is not None else Console(stderr=True)
+        self.out = out if out is not None else Console(highlight=False)
         self.progress = Progress(
             TextColumn("{task.description}"),
             BarColumn(),
@@ -41,6 +64,9 @@ class Progress:
             TimeElapsedColumn(),
             console=self.console,
             transient=True,
+            redirect_stdout=False,
+            redirect_stderr=False,
+            disable=not self.console.is_terminal,
         )
         self.progress.start()
         self.tasks: dict[str, Any] = {}
@@ -64,13 +90,16 @@ class Progress:
         return update
 
     def finish(self, name: str, line: str) -> None:
+        """Take a file's bar away and print its line."""
         task = self.tasks.pop(name, None)
         if task is not None:
             self.progress.remove_task(task)
-        self.progress.console.print(line, highlight=False)
+        self.line(line)
 
     def line(self, text: str) -> None:
-        self.progress.console.print(text, highlight=False)
+        """Print a line of the command's output (rich markup), whole: the screen or the file wraps it."""
+        shown = self.console if self.console.is_terminal and self.out.is_terminal else self.out
+        shown.print(text, highlight=False, soft_wrap=True)
 
     def stop(self) -> None:
         self.progress.stop()

@@ -279,6 +279,10 @@ async def run_checks(settings: Settings, *, live: bool = False) -> list[Check]:
         from bot.ops.collections import check_collections
 
         checks.append(await check_collections(settings))
+    if settings.embedding.enabled:
+        from bot.ops.search_index import check_search_index
+
+        checks.append(await check_search_index(settings))
     checks.append(await check_vault(settings))
     checks.append(check_embedding_model(settings))
     checks.append(await check_llm(settings))

@@ -6,8 +6,8 @@ import logging
 
 from sqlalchemy import select
 
+from memory.knowledge.index_state import WAITING
 from memory.knowledge.service import KnowledgeService
-from memory.knowledge.source_models import VectorStatus
 from memory.knowledge.tables import KnowledgeSourceRow
 from memory.vector_index import VectorIndexError
 
@@ -16,11 +16,10 @@ log = logging.getLogger(__name__)
 
 async def campaigns_needing_vectors(knowledge: KnowledgeService) -> list[int]:
     """Return the campaigns with sources whose vectors failed or are missing."""
-    waiting = (VectorStatus.FAILED.value, VectorStatus.PENDING.value, VectorStatus.STALE.value)
     async with knowledge.db.session() as session:
         query = (
             select(KnowledgeSourceRow.campaign_id)
-            .where(KnowledgeSourceRow.vector_status.in_(waiting))
+            .where(KnowledgeSourceRow.vector_status.in_(WAITING))
             .distinct()
         )
         return sorted((await session.execute(query)).scalars())

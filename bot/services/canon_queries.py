@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from bot.services.canon_access import CanonAccess
-from bot.services.wording import sexed_people, tensed_at, wording_for
+from bot.services.wording import sexed_people, tensed_at, tied_people, wording_for
 from canon import conflicts as lifecycle
 from canon.calendar import DateError, check_era, parse_date, real_time_problem
 from canon.campaign_calendar import CampaignCalendar
@@ -29,6 +29,7 @@ from canon.storage import Database
 from canon.visibility import Knowing
 from canon.wording import Wording
 from canon.wording.dates import CalendarWords
+from canon.wording.statements import timeline_births
 
 #: A player's lens on canon: what their character knows (None: public canon only, or the GM).
 Lens = Knowing | None
@@ -102,7 +103,10 @@ class CanonQueries:
             card = await reader.card(entity, as_of)
             cited = [e for v in (card.state, *card.relations, *card.facts) if v for e in v.statement.evidence]
             people = sexed_people(card.relations)
-            words = await wording_for(session, reader, [*cited, *card.evidence], people=people, as_of=as_of)
+            mortals = tied_people(card.relations)
+            words = await wording_for(
+                session, reader, [*cited, *card.evidence], people=people, mortals=mortals, as_of=as_of
+            )
             return card, await tensed_at(session, reader, words, as_of)
 
     async def timeline(
@@ -121,7 +125,12 @@ class CanonQueries:
             entity = await reader.resolve(name)
             views = await reader.timeline(entity.id)
             evidence = [e for v in views for e in v.statement.evidence]
-            words = await wording_for(session, reader, evidence, people=sexed_people(views))
+            words = await wording_for(
+                session, reader, evidence, people=sexed_people(views), mortals=tied_people(views)
+            )
+            words = dataclasses.replace(
+                words, births=timeline_births(views)
+            )  # never "alive" beside a death it tells
             return entity.name, views, await tensed_at(session, reader, words, NOW)
 
     async def neighbours(

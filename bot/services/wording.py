@@ -12,7 +12,8 @@ from dataclasses import replace
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from canon.graph import CanonReader
-from canon.models import NOW, AsOf, Evidence, EvidenceKind, StatementView
+from canon.graph.deaths import deaths_of
+from canon.models import NOW, AsOf, Evidence, EvidenceKind, StatementKind, StatementView
 from canon.visibility import view_hidden
 from canon.wording import SceneWords, TurnWords, Wording
 from canon.wording.fact_names import fact_name
@@ -36,12 +37,24 @@ def sexed_people(views: Iterable[StatementView | None]) -> list[int]:
     return [v.subject.id for v in views if v is not None and v.statement.predicate.upper() in BY_SEX]
 
 
+def tied_people(views: Iterable[StatementView | None]) -> list[int]:
+    """Return those at either end of the views' ties to another: a tie to one who is dead reads in the past
+    (`canon.wording.dead_ties`)."""
+    return [
+        i
+        for v in views
+        if v is not None and v.object is not None and v.statement.kind == StatementKind.RELATION
+        for i in (v.subject.id, v.object.id)
+    ]
+
+
 async def wording_for(
     session: AsyncSession,
     reader: CanonReader,
     evidence: Iterable[Evidence] = (),
     *,
     people: Iterable[int] = (),
+    mortals: Iterable[int] = (),
     cited_scenes: Mapping[int, Scene] | None = None,
     facts: Iterable[int] = (),
     as_of: AsOf = NOW,
@@ -90,7 +103,8 @@ async def wording_for(
         ):
             if fact.value:
                 sexes.setdefault(fact.subject_id, fact.value)
-    words = Wording(calendar=calendar, scenes=scenes, sexes=sexes)
+    deaths = await deaths_of(reader, list(dict.fromkeys(mortals))[: MAX_SCENES * 4], as_of)
+    words = Wording(calendar=calendar, scenes=scenes, sexes=sexes, deaths=deaths)
     wanted_facts = list(dict.fromkeys(facts))[:MAX_TURNS]
     if not wanted_facts:
         return words

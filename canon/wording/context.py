@@ -32,6 +32,12 @@ class Wording:
     sexes: Mapping[int, str] = field(default_factory=dict)
     #: The people a card speaks of who are dead as it reads: where one lived reads in the past ("lived in").
     dead: frozenset[int] = frozenset()
+    #: The people a card speaks of who are dead as its reader reads them, with when each died (stored, as a key;
+    #: `unknown` when nobody knows): a tie to the dead reads in the past (`canon.wording.dead_ties`).
+    deaths: Mapping[int, tuple[str, int | None]] = field(default_factory=dict)
+    #: The states of being alive a timeline says as the births they began with ("Mott Brae was born in year 300 of
+    #: …"), by statement id: beside a death it tells, "alive (since …)" would say both (`timeline_births`).
+    births: frozenset[int] = frozenset()
     escape: Callable[[str], str] = _identity
     #: What the facts a proposal cites say, by id: a line names what a proposal relies on in words.
     facts: Mapping[int, str] = field(default_factory=dict)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from canon.calendar import UNKNOWN
 from canon.models import StatementKind, StatementView, Validity, Viewer
 from canon.wording.context import Wording
+from canon.wording.dead_ties import death_end, past_by_death
 from canon.wording.relations import (
     attribute_words,
     fact_sentence,
@@ -24,9 +25,10 @@ def statement_sentence(view: StatementView, words: Wording, *, told: bool = Fals
     it, `fact_sentence`); on a card read in tense, one that is over in the past ("Saska Orme was an ally of Hale
     Brun", `canon.wording.tense`)."""
     text = _sentence(view, words, told=told)
-    return (
-        in_past(text, words.name(view.subject.name)) if is_over(view, words, shown_validity(view)) else text
-    )
+    over = is_over(view, words, shown_validity(view, words)) or past_by_death(
+        view, words
+    )  # a tie to the dead
+    return in_past(text, words.name(view.subject.name)) if over else text
 
 
 def _sentence(view: StatementView, words: Wording, *, told: bool) -> str:
@@ -67,7 +69,9 @@ def for_a_card(words: Wording, state: StatementView | None) -> Wording:
         return words
     if (state.statement.value or "").strip().casefold() != "dead":
         return words
-    return dataclasses.replace(words, dead=words.dead | {state.subject.id})
+    v = state.statement.validity
+    died = {state.subject.id: (v.world_from or UNKNOWN, v.world_from_key)}
+    return dataclasses.replace(words, dead=words.dead | {state.subject.id}, deaths={**words.deaths, **died})
 
 
 #: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
@@ -78,20 +82,28 @@ DATED_ATTRIBUTES = {"made": "was made", "founded": "was founded", "first_appeare
 LIFELONG = frozenset({"PARENT_OF", "CHILD_OF", "SIBLING_OF"})
 
 
-def shown_validity(view: StatementView) -> Validity:
-    """Return when a statement holds, as said to people: a family tie's end (a death) is not its end."""
+def shown_validity(view: StatementView, words: Wording | None = None) -> Validity:
+    """Return when a statement holds, as said to people: a family tie's end (a death) is not its end; a tie that
+    ends with a life and has no end of its own ends at the death `words` knows of (`dead_ties.death_end`)."""
     s = view.statement
     if s.kind == StatementKind.RELATION and s.predicate.upper() in LIFELONG and s.validity.world_until:
         return dataclasses.replace(s.validity, world_until=None, world_until_key=None)
+    ended = death_end(view, words) if words is not None and not s.validity.world_until else None
+    if ended is not None:
+        return dataclasses.replace(s.validity, world_until=ended[0], world_until_key=ended[1])
     return s.validity
 
 
 def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evidence: bool = True) -> str:
-    """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words."""
-    text = statement_sentence(view, words)
-    when = statement_span(view, words)
-    if when:
-        text += f" ({when})"
+    """Return a statement, when it holds and (unless `evidence` is off) its first evidence, in words; a life's
+    start a timeline says as a birth (`Wording.births`) as one: "Mott Brae was born in year 300 of …"."""
+    start = words.seen(view.statement.validity.world_from)
+    if view.statement.id in words.births and start and start != UNKNOWN:
+        text = f"{words.name(view.subject.name)} was born {words.when(start)}"
+    else:
+        text = statement_sentence(view, words)
+        when = statement_span(view, words)
+        text += f" ({when})" if when else ""
     if evidence and view.statement.evidence:
         text += " — " + "; ".join(words.evidence(e, viewer) for e in view.statement.evidence[:2])
     return text
@@ -104,7 +116,7 @@ HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
 def statement_span(view: StatementView, words: Wording) -> str:
     """Return when a statement holds, in words: what happened on a day reads on it ("on 14 Eelrun, year 612 of
     …", "in year 612 of …"), never "since" it, which says a state that began then and holds."""
-    validity = shown_validity(view)
+    validity = shown_validity(view, words)
     s = view.statement
     start = words.seen(validity.world_from)
     if (
@@ -116,7 +128,10 @@ def statement_span(view: StatementView, words: Wording) -> str:
     ):
         story = words.span(dataclasses.replace(validity, world_from=None, world_from_key=None))
         return ", ".join(filter(None, [words.when(start), story]))
-    return words.span(validity)
+    said = words.span(validity)
+    if said.startswith("since ") and not validity.world_until and past_by_death(view, words):
+        return "from " + said.removeprefix("since ")  # over at a death nobody dates: it held from then
+    return said
 
 
 #: The states a person's `status` may name beside a life the dates only say began ("missing", "imprisoned"; "dead"
@@ -206,3 +221,27 @@ def told_words(view: StatementView, words: Wording, viewer: Viewer, state: str |
     text = statement_sentence(view, words, told=True)
     when = statement_span(view, words)
     return f"{text} ({when})" if when else text
+
+
+def timeline_births(views: Sequence[StatementView]) -> frozenset[int]:
+    """Return the states of being alive a timeline says as births: those begun on a date (never in play), where the
+    timeline tells a death too (a `dead` state, a death in an event, or a `status` naming another state), so that it
+    never reads "alive (since …)" beside it."""
+    states = [v for v in views if v.statement.kind == StatementKind.STATE]
+    died = any((v.statement.value or "").strip().casefold() == "dead" for v in states) or any(
+        v.statement.kind == StatementKind.RELATION and v.statement.predicate.upper() == "DIED_IN"
+        for v in views
+    )
+    status = [
+        v for v in views if v.statement.kind == StatementKind.ATTRIBUTE and v.statement.predicate == "status"
+    ]
+    if status and (status[-1].statement.value or "").strip().casefold() in STATUS_STATES:
+        died = True
+    return frozenset(
+        v.statement.id
+        for v in states
+        if died
+        and (v.statement.value or "").strip().casefold() == "alive"
+        and v.statement.validity.story_from is None
+        and v.statement.validity.world_from
+    )

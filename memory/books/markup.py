@@ -15,6 +15,7 @@ import re
 from html.parser import HTMLParser
 
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
+from memory.books.own_lines import ends_sentence, starts_field
 from memory.books.writer import MarkdownWriter, clean_text
 
 __all__ = ["HtmlReader", "decode_markup", "read_html"]
@@ -67,6 +68,25 @@ _EMPTY_BOLD = re.compile(r"\*\*\s*\*\*")
 _BOLD_SPAN = re.compile(r"\*\*\s*(.*?)\s*\*\*")
 
 
+#: A line break in a paragraph, kept until the paragraph is written (`_broken`).
+_BREAK = "\x00"
+
+
+def _broken(raw: str) -> list[str]:
+    """Return a paragraph's text as the paragraphs it is written as: one, its line breaks read as spaces, but
+    for lines that are fields of their own (a price list's dotted leaders, bold or dashed labels: the lines of
+    a stat block set with line breaks), each kept apart."""
+    lines = [_tidy_bold(clean_text(line)) for line in raw.split(_BREAK)]
+    paragraphs: list[str] = []
+    for line in (line for line in lines if line):
+        before = paragraphs[-1] if paragraphs else ""
+        if not paragraphs or starts_field(line, before, ends_sentence(before)):
+            paragraphs.append(line)
+        else:
+            paragraphs[-1] = f"{before} {line}"
+    return paragraphs
+
+
 def _tidy_bold(text: str) -> str:
     """Return text whose `**` marks hug their words ("** Armor Class **" -> "**Armor Class**"), empty ones gone."""
     if "**" not in text:
@@ -100,7 +120,8 @@ class HtmlReader(HTMLParser):
     # -- blocks ------------------------------------------------------------------------------------------
 
     def flush(self) -> None:
-        text = _tidy_bold(clean_text("".join(self.buffer)))
+        raw = "".join(self.buffer)
+        text = _tidy_bold(clean_text(raw.replace(_BREAK, " ")))
         self.buffer = []
         kind, level = self.kind
         self.kind = ("p", 0)
@@ -111,7 +132,8 @@ class HtmlReader(HTMLParser):
         elif kind == "li":
             self.writer.item(text, ordered=level or None)
         else:
-            self.writer.paragraph(text)
+            for paragraph in _broken(raw):
+                self.writer.paragraph(paragraph)
 
     def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         self.tags += 1
@@ -139,7 +161,7 @@ class HtmlReader(HTMLParser):
             alt = clean_text(dict(attrs).get("alt") or "")
             self._text(f" [image: {alt}] " if alt else " ")
         elif tag == "br":
-            self._text(" ")
+            self._text(_BREAK if self.rows is None else " ")
         elif self.rows is not None or tag == "table":
             self._table_start(tag)
         elif len(tag) == 2 and tag[0] == "h" and tag[1] in "123456":

@@ -18,10 +18,13 @@ from __future__ import annotations
 import io
 import re
 from collections import Counter
+from collections.abc import Callable
 
 from memory.books.models import Book, BookLimits, BookRefused, Deadline
 from memory.books.ocr import Placement
+from memory.books.own_lines import definition_of, starts_field
 from memory.books.pdf_layout import BAND, DIGITS, Line, Run, page_runs, reading_lines, running_lines
+from memory.books.pdf_tables import table_rows
 from memory.books.scans import Scans
 from memory.books.writer import MarkdownWriter, clean_text
 
@@ -253,6 +256,28 @@ def _heading_lines(
     return index, title
 
 
+def _table(
+    writer: MarkdownWriter,
+    lines: list[Line],
+    index: int,
+    body: float,
+    paragraph: list[str],
+    close: Callable[[], None],
+) -> int:
+    """Write the table starting at `lines[index]` (or the line, when it is not one); return its last line's index."""
+    table = table_rows(lines, index, body)
+    if table is None:
+        close()
+        writer.paragraph(" ".join(cell.text for cell in lines[index].cells))
+        return index
+    start, end, rows = table
+    if start < index:  # a wrapped header's first line, read as text before the table was seen
+        del paragraph[max(0, len(paragraph) - (index - start)) :]
+    close()
+    writer.table(rows)
+    return end
+
+
 def _write_page(
     writer: MarkdownWriter,
     lines: list[Line],
@@ -300,19 +325,18 @@ def _write_page(
             index += 1
             continue
         if len(line.cells) >= 2:
-            close()
-            rows = [[cell.text for cell in line.cells]]
-            while index + 1 < len(lines) and len(lines[index + 1].cells) >= 2:
-                index += 1
-                rows.append([cell.text for cell in lines[index].cells])
-            if len(rows) >= 2:
-                writer.table(rows)
-            else:
-                writer.paragraph(" ".join(rows[0]))
+            index = _table(writer, lines, index, body, paragraph, close)
             first = False
             previous = lines[index]
             index += 1
             continue
+        if paragraph and (defined := definition_of(line.text, paragraph[-1])) is not None:
+            paragraph[-1] = defined  # "Armour" over ": 0"
+            previous = line
+            index += 1
+            continue
+        if paragraph and starts_field(line.text, paragraph[-1], bool(_SENTENCE_END.search(paragraph[-1]))):
+            close()  # a field's line is its own ("Desalter kit ..... 25 sh", "Wounds — 14")
         if previous is not None and paragraph:
             gap = previous.y - line.y
             if gap < 0:  # the top of the next column: a sentence may run on into it

@@ -5,6 +5,7 @@ whose lines start at two left edges is read as two columns, the left one first. 
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -13,6 +14,13 @@ from memory.books.ocr import Placement
 
 BAND = 0.075  # the share of a page's height at its top and at its bottom where furniture lives
 DIGITS = re.compile(r"\d+")
+#: Lines on which runs start at one edge (give or take `ALIGN_TOLERANCE` points) for it to be a table's column.
+ALIGNED = 3
+ALIGN_TOLERANCE = 1.5
+#: The narrowest a text's average letter is, in shares of its type size (a run past it does not overlap it).
+NARROW = 0.4
+#: How far past the middle column's edge a run must reach (points) to show the page is one wide column.
+ACROSS = 20.0
 
 
 @dataclass(slots=True)
@@ -85,8 +93,40 @@ def _inflate(page: object) -> None:
             stream.get_data()
 
 
+def _aligned(rows: list[list[Run]]) -> list[float]:
+    """Return the left edges at which runs past a line's first start on `ALIGNED` lines or more: a table's
+    columns (a word set in another face mid-sentence starts wherever the sentence puts it)."""
+    starts: list[float] = []
+    for row in rows:
+        ordered = sorted(row, key=lambda r: r.x)
+        # A run set at the same place as the one before it (a text object's runs, placed by its start) says no
+        # column; a bullet starts none after it.
+        starts += [
+            run.x
+            for before, run in itertools.pairwise(ordered)
+            if run.x - before.x > ALIGN_TOLERANCE and not _bullet(before.text)
+        ]
+    starts.sort()
+    edges: list[float] = []
+    group: list[float] = []
+    for x in [*starts, float("inf")]:
+        if group and x - group[-1] > ALIGN_TOLERANCE:
+            if len(group) >= ALIGNED:
+                edges.append(group[0])
+            group = []
+        group.append(x)
+    return edges
+
+
+def _bullet(text: str) -> bool:
+    """Return whether a run is a list's bullet (one mark, neither letter nor digit)."""
+    mark = text.replace("**", "").strip()
+    return len(mark) == 1 and not mark.isalnum()
+
+
 def _lines(runs: list[Run]) -> list[Line]:
-    """Group runs on one baseline into lines (top to bottom), splitting a line where a wide gap opens."""
+    """Group runs on one baseline into lines (top to bottom), splitting a line where a wide gap opens or where a
+    run starts at a column's edge (`_aligned`) past the end of the text before it."""
     runs = sorted(runs, key=lambda r: (-r.y, r.x))
     rows: list[list[Run]] = []
     for run in runs:
@@ -94,15 +134,17 @@ def _lines(runs: list[Run]) -> list[Line]:
             rows[-1].append(run)
         else:
             rows.append([run])
+    edges = _aligned(rows)
     lines: list[Line] = []
     for row in rows:
         row.sort(key=lambda r: r.x)
         cells: list[Run] = [Run(row[0].x, row[0].y, row[0].size, _marked(row[0]), row[0].bold)]
         for run in row[1:]:
             last = cells[-1]
-            if (
-                run.x - (last.x + len(last.text.replace("**", "")) * last.size * 0.5)
-                > max(run.size, last.size) * 1.2
+            chars = len(last.text.replace("**", ""))
+            at_edge = any(abs(run.x - edge) <= ALIGN_TOLERANCE for edge in edges)
+            if run.x - (last.x + chars * last.size * 0.5) > max(run.size, last.size) * 1.2 or (
+                at_edge and not _bullet(last.text) and run.x > last.x + chars * last.size * NARROW
             ):
                 cells.append(Run(run.x, run.y, run.size, _marked(run), run.bold))
             elif run.bold and last.bold and last.text.endswith("**"):
@@ -137,6 +179,12 @@ def reading_lines(runs: list[Run], width: float) -> list[Line]:
     if hits < max(3, len(lines) * 0.15):
         return _lines(runs)
     edge = min(x for x in near if abs(x - edge) <= 12)
+    # A table's column starting near the middle is no page column: the page's lines run across it.
+    across = sum(
+        1 for run in runs if run.x < edge - 2 and run.x + len(run.text) * run.size * NARROW > edge + ACROSS
+    )
+    if across >= 3:
+        return _lines(runs)
     left = [run for run in runs if run.x < edge - 2]
     right = [run for run in runs if run.x >= edge - 2]
     return _lines(left) + _lines(right)

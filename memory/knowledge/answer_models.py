@@ -136,6 +136,9 @@ class Kin(BaseModel):
     via: dict[str, dict[str, str]] = Field(default_factory=dict)
     #: Of a tie walked through a parent (grandparents, uncles and aunts, cousins), the parent each one is through.
     sides: dict[str, dict[str, str]] = Field(default_factory=dict)
+    #: Those of the family dead as the asker reads them, with when each died in words ("" when not known): an
+    #: answer says them in the past ("Pip Thorne's father was Aldric Thorne (died in year 340 of …)").
+    deaths: dict[str, str] = Field(default_factory=dict)
 
 
 class Citation(BaseModel):

@@ -18,17 +18,20 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memory.knowledge.field_lines import line_fields
 from memory.knowledge.models import LoreResult
 
 __all__ = ["Field", "fields_from_rows", "fields_of", "fields_to_rows", "read_fields"]
 
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
-#: `- **Label** value`, `**Label:** value`, `- **Label**: value`, `***Label.*** value`.
-_BOLD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(.+)$")
+#: `- **Label** value`, `**Label:** value`, `- **Label**: value`, `***Label.*** value`, `**Label** : value`.
+_BOLD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}(?:\s?[.:])?\s+(.+)$")
 #: `Label: value` on its own line (a label of one to four words, starting with a capital).
 _COLON = re.compile(r"^\s*(?:[-*+•]\s+)?([A-Z][\w'’()/-]*(?: [\w'’()/-]+){0,3}):\s+(.+)$")
 #: A definition list's value line (`: value`, under its label).
 _DEFINITION = re.compile(r"^\s*:\s+(.+)$")
+#: An indented line that is no item, row or heading of its own: the line before it, wrapped.
+_WRAPPED = re.compile(r"^\s{2,}(?![-*+•|#:]\s)\S")
 _ITALIC = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
 _ROW = re.compile(r"^\s*\|(.+)\|\s*$")
 _RULE = re.compile(r"^[\s|:-]+$")
@@ -52,6 +55,20 @@ class Field:
 
 def _clean(text: str) -> str:
     return " ".join(text.replace("**", "").replace("*", "").replace("`", "").split()).strip()
+
+
+#: A bold label's words going on before an equals sign: "**Strain** limit = Nerve + 3" labels "Strain limit".
+_FORMULA = re.compile(r"^(?P<more>[a-z][a-z'’-]*(?: [a-z][a-z'’-]*){0,2})?\s*=\s*(?P<value>\S.*)$")
+
+
+def _formula(found: Field) -> Field:
+    """Return a bold-led field stated as a formula with its label whole and its value after the equals sign
+    ("**Wounds** = Grit × 2 + 4": Wounds, "Grit × 2 + 4"), else the field as it is."""
+    formula = _FORMULA.match(found.value)
+    if formula is None:
+        return found
+    label = f"{found.label} {formula.group('more')}" if formula.group("more") else found.label
+    return Field(found.subject, label, formula.group("value"))
 
 
 def fields_to_rows(fields: Sequence[Field]) -> list[list[str]]:
@@ -81,18 +98,21 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
     header: list[str] | None = None
     previous = ""
     just_headed = True
+    wrapped = False  # the line before was a bullet's field, which an indented line goes on with
     for raw in text.splitlines():
         line = raw.rstrip()
         if not line.strip():
             header = None if not line.strip() and header is not None and previous.startswith("|") else header
-            previous = ""
+            previous, wrapped = "", False
             continue
         heading = _HEADING.match(line)
         if heading:
             subject, header, previous, just_headed = _clean(heading.group(1)), None, "", True
+            wrapped = False
             continue
         row = _ROW.match(line)
         if row:
+            wrapped = False
             cells = [_clean(c) for c in row.group(1).split("|")]
             if _RULE.match(line):
                 pass
@@ -109,15 +129,28 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
                     found.append(Field(subject, cells[0], cells[1]))
             previous = line.strip()
             continue
+        if wrapped and _WRAPPED.match(line) and found:
+            # A long bullet's value wrapped onto an indented line goes on with it.
+            last = found[-1]
+            found[-1] = Field(last.subject, last.label, f"{last.value} {_clean(line)}")
+            previous = line.strip()
+            continue
+        wrapped = False
         italic = _ITALIC.match(line)
         if italic and just_headed:
             found.append(Field(subject, KIND, _clean(italic.group(1))))
         elif (bold := _BOLD.match(line)) is not None:
-            found.append(Field(subject, _clean(bold.group(1)), _clean(bold.group(2))))
+            found.append(_formula(Field(subject, _clean(bold.group(1)), _clean(bold.group(2)))))
+            wrapped = True
         elif (colon := _COLON.match(line)) is not None and len(colon.group(2)) < 300:
             found.append(Field(subject, _clean(colon.group(1)), _clean(colon.group(2))))
+            wrapped = True
         elif (definition := _DEFINITION.match(line)) is not None and previous and len(previous) <= 60:
             found.append(Field(subject, _clean(previous), _clean(definition.group(1))))
+        else:
+            found += [
+                Field(on, _clean(label), _clean(value)) for on, label, value in line_fields(line, subject)
+            ]
         just_headed = False
         previous = line.strip()
     return found

@@ -183,7 +183,8 @@ def detect_title(text: str, filename: str) -> str:
 
 
 def expand_paths(paths: Sequence[Path]) -> list[tuple[Path, str]]:
-    """Return (file, name to import it under) for each path; a folder means every .md/.txt under it, sorted.
+    """Return (file, name to import it under) for each path; a folder means every file of a kind that imports
+    (`ALLOWED_SUFFIXES`: text and books) under it, sorted.
 
     A file given directly keeps its own name; a file found in a folder is named by its path relative to that
     folder (so `Monsters/Orc.md` and `Spells/Orc.md` stay two sources).

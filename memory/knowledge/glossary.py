@@ -3,8 +3,9 @@
 A glossary maps a term the table uses ("AC", "hp", "knocked out", "gobbo") to the words a source writes
 ("armor class", "hit points", "unconscious", "goblin"). The project ships one for fantasy roleplaying games
 (`SHIPPED`); a campaign adds its own world's terms (kept in the campaign's settings, exported with it), and a
-campaign's term outranks a shipped one of the same spelling. Questions are read through it before they are
-searched and answered (`expand`).
+campaign's term outranks a shipped one of the same spelling, and a campaign's term meaning itself switches the
+shipped one off (another game's "armour" is read as written, not as "armor"). Questions are read through it
+before they are searched and answered (`expand`).
 
 The campaign's calendar outranks the shipped glossary: a word the calendar gives (an era's name or abbreviation,
 a month, a season) is never read as a shipped term ("499 LR" is a year of the Lantern Reckoning where the calendar
@@ -198,6 +199,10 @@ RELATED: dict[str, tuple[str, ...]] = {
     "persons": ("creature", "creatures"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
+    # Getting rid of a condition, as the books say it: "removed by", "ends when", "cured by".
+    "rid": ("remove", "removed", "removes", "end", "ends", "cure", "cured", "cures"),
+    # A rate, as the books say it: "one ration for every two legs", "1 gp each day".
+    "per": ("each", "every"),
     # How a value is worked out: the books give the sum ("equals 10 + ...").
     "formula": ("equal to", "equals"),
     "calculate": ("equal to", "equals"),
@@ -223,7 +228,9 @@ def merged(campaign: Mapping[str, str] | None = None, calendar: Collection[str] 
     terms = {term: meaning for term, meaning in SHIPPED.items() if fold(term) not in calendar}
     for term, meaning in (campaign or {}).items():
         key = clean_term(term)
-        if key:
+        if key and clean_term(meaning) == key:  # read as written: a shipped meaning switched off
+            terms.pop(key, None)
+        elif key:
             terms[key] = meaning
     return terms
 

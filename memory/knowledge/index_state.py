@@ -150,6 +150,24 @@ async def index_counts(session: AsyncSession, campaign_id: int) -> tuple[dict[st
     return counts, chunks or 0
 
 
+#: The vector states of a source that search by meaning misses: vectors out of date, failed, or not made yet.
+WAITING = (VectorStatus.STALE.value, VectorStatus.FAILED.value, VectorStatus.PENDING.value)
+
+
+async def sources_waiting(session: AsyncSession) -> dict[int, dict[str, int]]:
+    """Return, per campaign, how many of its own sources search by meaning misses (`WAITING`), by state."""
+    t = KnowledgeSourceRow
+    rows = await session.execute(
+        select(t.campaign_id, t.vector_status, func.count())
+        .where(t.vector_status.in_(WAITING))
+        .group_by(t.campaign_id, t.vector_status)
+    )
+    found: dict[int, dict[str, int]] = {}
+    for campaign_id, status, count in rows.all():
+        found.setdefault(campaign_id, {})[status] = count
+    return found
+
+
 async def chunks_after(
     session: AsyncSession, campaign_id: int, *, after: int, until: int, limit: int
 ) -> list[EmbedItem]:

@@ -157,6 +157,12 @@ class CanonFact(BaseModel):
     step_span: str | None = None
     #: Found by a part of its name other entities found share (`candidates.EntityMatch.shared`).
     shared: bool = False
+    #: The sex canon says of the people the card's kin ties name, by name, as the asker may read it ("female"):
+    #: a tie asked by a word naming a sex is said by each one's own (`retrieval.tie_sexes`).
+    sexes: dict[str, str] = Field(default_factory=dict, exclude=True)
+    #: Those the card's ties name who are dead as the asker reads them, by name, with when each died in words (""
+    #: when not known): an answer naming one says so (`retrieval.card_deaths`).
+    deaths: dict[str, str] = Field(default_factory=dict, exclude=True)
     #: What the card holds that players may not read, as the secret guard's secrets (`memory.leaks.card_secrets`,
     #: from the card's typed statements): empty on a player's card; never stored with an answer's record.
     secrets: tuple[Secret, ...] = Field(default=(), exclude=True)

@@ -192,12 +192,15 @@ class ChunkVectors:
         self, campaign_id: int, metadata: dict[str, str | int], *, first_new: int | None = None
     ) -> None:
         """Record what the campaign's vectors are made with (a change marks older vectors stale)."""
+        if isinstance(self.vectors, ChromaVectorIndex):
+            # The collection is named by the installation, learnt on the index's first call: a name read
+            # before it is the unowned one, and recording it would mark every earlier source stale.
+            await self.vectors.ready()
+            collection = self.vectors.name(campaign_id)
+        else:
+            collection = collection_name(campaign_id)
         values: dict[str, str | int] = {
-            "collection": (
-                self.vectors.name(campaign_id)
-                if isinstance(self.vectors, ChromaVectorIndex)
-                else collection_name(campaign_id)
-            ),
+            "collection": collection,
             "embedding_model": str(metadata["embedding_model"]),
             "embedding_model_version": str(metadata["embedding_model_version"]),
             "embedding_dimensions": int(metadata["embedding_dimensions"]),

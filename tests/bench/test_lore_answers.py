@@ -7,10 +7,19 @@ from pathlib import Path
 
 import pytest
 
-from bench.lore_answers import OUTSIDER, Tally, dev_question, outsider_questions
+from bench.lore_answers import OUTSIDER, Tally, dev_question, holds, outsider_questions
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 
-HASHED = ("outsider_h", "outsider_i", "outsider_j", "outsider_k", "outsider_l", "outsider_m")
+HASHED = (
+    "outsider_h",
+    "outsider_i",
+    "outsider_j",
+    "outsider_k",
+    "outsider_l",
+    "outsider_m",
+    "outsider_n",
+    "outsider_o",
+)
 
 
 def _reply(text: str, known: bool = True) -> ShortAnswer:
@@ -33,7 +42,12 @@ def test_each_outsider_set_holds_a_quarter_unanswerable_and_none_twice() -> None
             continue
         assert len(questions) == 60, name
         assert sum(1 for q in questions if q["unanswerable"]) == 15, name
-    for pair in (("outsider_h", "outsider_i"), ("outsider_j", "outsider_k"), ("outsider_l", "outsider_m")):
+    for pair in (
+        ("outsider_h", "outsider_i"),
+        ("outsider_j", "outsider_k"),
+        ("outsider_l", "outsider_m"),
+        ("outsider_n", "outsider_o"),
+    ):
         halves = [outsider_questions(OUTSIDER[name]) for name in pair]
         assert sum(len(half) for half in halves) == 120, pair
         assert sum(1 for half in halves for q in half if q["unanswerable"]) == 30, pair
@@ -54,6 +68,15 @@ def test_an_answer_holding_any_one_wording_is_right_and_one_holding_none_is_a_mi
     assert report["fact_in_answer"] == pytest.approx(1 / 3, abs=0.001)
     assert report["nothing_known_when_answerable"] == pytest.approx(1 / 3, abs=0.001)
     assert tally.misses[0]["answer"].endswith("40 lb. [1]")
+
+
+def test_a_bare_number_counts_only_as_a_whole_number_outside_the_citations() -> None:
+    assert holds("A pike weighs 18 lb. [1]", ["18"])
+    assert holds("15 feet, or 30 with a running start. [2]", ["15"])
+    assert not holds("The wall is 150 feet long. [1]", ["15"])
+    assert not holds("It deals 1d15 damage. [1]", ["15"])
+    assert not holds("Nothing more is said of it. [3]", ["3"])
+    assert holds("It costs 35 gp. [1]", ["35 gp"])
 
 
 def test_an_outsider_question_without_answers_is_unanswerable(tmp_path: Path) -> None:

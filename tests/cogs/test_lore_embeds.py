@@ -118,11 +118,13 @@ def test_the_source_inspector_lists_every_column_and_pages_within_limits() -> No
         "Reference",
         "**disabled**",
         "🔒 hidden",
-        "3 chunks",
+        "version 1",
+        "3 passages",
         "2026-11-30",
-        "7×",
+        "used in 7 answers",
     ):
         assert part in line
+    assert "chunk" not in line and "×" not in line, line
     assert "Page 7/7" in (lore_embeds.sources_embed(sources, 99).footer.text or "")
     assert "No sources yet" in (lore_embeds.sources_embed([]).description or "")
 
@@ -185,6 +187,12 @@ def test_one_source_with_many_versions_and_chunks_fits() -> None:
     embed = lore_embeds.source_embed(SourceDetail(source=info, versions=versions, chunks=chunks))
     assert_within_discord_limits(embed)
     assert "Versions (60)" in text_of(embed) and "a" * 64 in text_of(embed)
+    shown = text_of(
+        lore_embeds.source_embed(SourceDetail(source=source(3), versions=versions[:1], chunks=chunks[:1]))
+    )
+    assert "found by meaning and by words" in shown and "version 1 · " in shown and "4 passages" in shown
+    assert "Passages (3, " in shown and "in 7 answers" in shown
+    assert "chunk" not in shown.casefold() and "vector" not in shown.casefold(), shown
 
 
 def import_report(**changes: Any) -> ImportReport:
@@ -220,6 +228,12 @@ def test_import_answers_and_progress() -> None:
         import_report(outcome=ImportOutcome.DUPLICATE, duplicate_of=2)
     )
     assert "(source 2)" in (duplicate.description or "")
+    assert "found by meaning and by words" in done and "vector" not in done
+    stale = text_of(lore_import_embeds.import_embed(import_report(vector_status=VectorStatus.PENDING)))
+    assert "found by words only (its search by meaning is not built yet)" in stale
+    for stage in ImportStage:
+        said = lore_import_embeds.progress_text(ImportProgress(filename="w.md", stage=stage, done=1, total=2))
+        assert "chunk" not in said and "embedding" not in said, said
     embedding = ImportProgress(filename="world.md", stage=ImportStage.EMBEDDING, done=64, total=128)
     assert "64/128" in lore_import_embeds.progress_text(
         embedding

@@ -42,6 +42,15 @@ async def test_the_gm_keeps_the_glossary_and_a_player_s_change_is_refused(world:
     mention = await emu.invoke(chan, gm, "lore glossary add", term="<@&1>", meaning="goblin")
     assert mention.ephemeral and "A glossary term is a word" in everything(mention.message)
     removed = await emu.invoke(chan, gm, "lore glossary remove", term="greenskin")
-    assert removed.ephemeral and "removed" in (removed.content or "")
+    assert removed.ephemeral and "Removed from the glossary: **greenskin** → goblin." in (
+        removed.content or ""
+    )
+    # A shipped term removed is switched off for the campaign: read as written, until removed again.
+    off = await emu.invoke(chan, gm, "lore glossary remove", term="hp")
+    assert "**hp** is read as written in this campaign now, not as the shipped “hit points”." in (
+        off.content or ""
+    )
+    listed = everything((await emu.invoke(chan, gm, "lore glossary list")).message)
+    assert "**hp**: read as written (the shipped “hit points” is off)" in listed
     asked = await emu.invoke(chan, pat, "lore ask", question="greenskin hp")
     assert "Nothing the table knows" in everything(asked.message)

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.ext.asyncio import AsyncSession
 
-from bot.services.wording import wording_for
+from bot.services.wording import tied_people, wording_for
 from canon.graph import CanonReader
 from canon.graph.fact_pages import facts_page
 from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, StatementView
@@ -183,7 +183,15 @@ async def entity_page(
     cited = [e for v in (card.state, *card.relations, *listed) if v for e in v.statement.evidence]
     parents = [v.subject.id for v in card.relations if v.statement.predicate in BY_SEX]
     scenes = await scenes_by_id(session, cited_scene_ids([*cited, *card.evidence]))
-    words = await wording_for(session, reader, [*cited, *card.evidence], people=parents, cited_scenes=scenes)
+    words = await wording_for(
+        session,
+        reader,
+        [*cited, *card.evidence],
+        people=parents,
+        mortals=tied_people(card.relations),
+        cited_scenes=scenes,
+        as_of=as_of,
+    )
     sources = await cited_of(session, [*cited, *card.evidence], reading.campaign.id, scenes)
     kin = reader.ontology.is_a(card.entity.type, ["Person", "Lineage", "Creature", "Deity"])
     words = dataclasses.replace(words, escape=esc, links=False)

@@ -13,13 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.retrieval.answer_extractive import extract
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_nothing import nothing_known
 from memory.knowledge.retrieval.answer_sentence import AMOUNT_FIELDS, asks_measure, says_field
-from memory.knowledge.retrieval.answer_words import key_words, same_word, sentences
+from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words, same_word, sentences
 
 __all__ = [
     "AMOUNT_FIELDS",
@@ -56,6 +57,16 @@ def numbered(facts: Sequence[CanonFact], results: Sequence[LoreResult]) -> list[
     return citations
 
 
+def _under_name(question: str, label: str | None, text: str) -> str:
+    """Return a sentence of a bold-named block led by the block's name when the question names it and the
+    sentence does not ("Dazed: Shake it off with a Grit roll." for "how do I get rid of dazed")."""
+    if not label or label.casefold() in text.casefold():
+        return text
+    asked = set(fold_words(question))
+    named = [w for w in fold_words(label) if w not in STOPWORDS]
+    return f"{label}: {text}" if named and all(has_word(asked, w) for w in named) else text
+
+
 def compose(
     question: str,
     facts: Sequence[CanonFact],
@@ -87,6 +98,7 @@ def compose(
         placed = {r.chunk_id for r in results if r.place and r.heading_path}
         for sentence in extract(question, results, len(facts) + 1, only, kind_lines, needs, measure):
             text = sentence.text if sentence.text.endswith((".", "!", "?", "…")) else sentence.text + "."
+            text = _under_name(question, sentence.label, text)
             if parts and parts[-1].endswith(
                 f" [{sentence.number}]"
             ):  # two sentences of one passage: one mark

@@ -14,7 +14,8 @@ So a sentence quoted is read for the kind of thing the question asks before it i
   a name or a thing that is no time: "at birth" is none);
 - how old, far, deep, tall … ("how deep is the lake", "how far is the shore from the town"): a word of that
   measure (years, miles, feet; "shallow" says how deep); a number alone is none ("seven standing stones on the
-  north shore" says nothing of how far the shore is).
+  north shore" says nothing of how far the shore is); how far one place is from another, a number of any unit
+  (the book's own: "Cindermere to Port Hollow is 6 legs") in a sentence naming both.
 The rules' present tense ("when can I take a reaction", "who speaks Deep Speech") asks how a rule works, not a
 deed of the story, and is left to the other steps.
 """
@@ -237,4 +238,21 @@ def holds_kind(question: str, sentence: str) -> bool:
     if asked.kind == "place":
         return _says_place(sentence)
     words = set(fold_words(sentence))
-    return any(has_word(words, w) for w in (*HOW_UNITS[asked.kind], *_MEASURES[asked.kind]))
+    if any(has_word(words, w) for w in (*HOW_UNITS[asked.kind], *_MEASURES[asked.kind])):
+        return True
+    return asked.kind == "far" and _between(question, sentence, words)
+
+
+#: "6 legs", "three days' ride": a number and the unit after it, whatever the book measures in.
+_COUNTED_UNIT = re.compile(rf"{_NUMBER.pattern}\s+[a-z][\w'’-]*", re.IGNORECASE)
+#: "how far is A from B", "how far from A to B": two places, the distance between them asked.
+_TWO_PLACES = re.compile(r"\b(?:from|to|and|between)\b", re.IGNORECASE)
+
+
+def _between(question: str, sentence: str, words: set[str]) -> bool:
+    """Tell whether a sentence says a number of some unit (the book's own: "6 legs") and names every word of the
+    two places a "how far is A from B" question names (a number beside one of them says no distance)."""
+    if not _TWO_PLACES.search(question) or not _COUNTED_UNIT.search(sentence):
+        return False
+    named = [w for w in key_words(question) if w not in ("far", "distance")]
+    return len(named) >= 2 and all(has_word(words, w) for w in named)

@@ -19,6 +19,7 @@ from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_first import akin
 from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.compared_quality import quality_labels
 from memory.knowledge.retrieval.field_answer import FieldHit, field_answers
 
 __all__ = ["comparison", "from_fields"]
@@ -59,8 +60,43 @@ def _amount(value: str) -> float | None:
 def comparison(
     question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]
 ) -> ShortAnswer | None:
-    """Return the answer to each part of a comparison, and which is more, or None when a part is not found."""
+    """Return the answer to each part of a comparison, and which is more, or None when a part is not found.
+
+    A comparison naming no field weighs the one its words point to (`compared_quality`): "better armour" the
+    entries' "Armour value"; a yes/no one ("is X stronger than Y") is answered yes or no first."""
     citations = numbered(facts, results)
+    hits = _each_part(question, facts, results)
+    if hits is None and not question.fields:
+        for label in quality_labels(question, results):
+            hits = _each_part(replace(question, fields=[label]), facts, results)
+            if hits is not None:
+                question = replace(question, fields=[label])
+                break
+    if hits is None:
+        return None
+    answer = from_fields(hits, citations)
+    # One field asked: a known one ("hp"), or a book's own label the question says ("hull points", "vigour").
+    labels = {h.field.label.casefold() for h in hits}
+    if len(question.fields) <= 1 and len(hits) == 2 and len(labels) == 1:
+        amounts = [_amount(h.field.value) for h in hits]
+        if None not in amounts and amounts[0] != amounts[1]:
+            less = bool(_LESS.search(question.expanded.casefold()))
+            pick = min if less else max
+            chosen = hits[amounts.index(pick(amounts))]  # type: ignore[type-var]
+            label = "level" if chosen.field.label == KIND else chosen.field.label.casefold()
+            word = "lower" if less else "higher"
+            verdict = f"{chosen.field.subject.split(' › ')[-1]} has the {word} {label}."
+            text = f"{answer.text} {verdict}"
+            if question.yes_no:  # "is X stronger than Y": yes when the first named is the one
+                text = f"{'Yes' if chosen is hits[0] else 'No'}: {text}"
+            answer = answer.model_copy(update={"text": text})
+    return answer
+
+
+def _each_part(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult]
+) -> list[FieldHit] | None:
+    """Return the fields asked of each part of a comparison, or None when a part has none."""
     hits: list[FieldHit] = []
     headings = {w for r in results for w in fold_words(" ".join(r.heading_path))}
     for part in question.parts:
@@ -83,17 +119,4 @@ def comparison(
         if not found:
             return None
         hits += found
-    answer = from_fields(hits, citations)
-    # One field asked: a known one ("hp"), or a book's own label the question says ("hull points", "vigour").
-    labels = {h.field.label.casefold() for h in hits}
-    if len(question.fields) <= 1 and len(hits) == 2 and len(labels) == 1:
-        amounts = [_amount(h.field.value) for h in hits]
-        if None not in amounts and amounts[0] != amounts[1]:
-            less = bool(_LESS.search(question.expanded.casefold()))
-            pick = min if less else max
-            chosen = hits[amounts.index(pick(amounts))]  # type: ignore[type-var]
-            label = "level" if chosen.field.label == KIND else chosen.field.label.casefold()
-            word = "lower" if less else "higher"
-            verdict = f"{chosen.field.subject.split(' › ')[-1]} has the {word} {label}."
-            answer = answer.model_copy(update={"text": f"{answer.text} {verdict}"})
-    return answer
+    return hits

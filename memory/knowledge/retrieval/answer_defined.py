@@ -54,6 +54,12 @@ _REASON = re.compile(
     r"every|and|or|be|no|one|two|three)\b)[a-z]+(?<![^s]s)\b"
 )
 _ARTICLES = frozenset({"the", "a", "an"})
+#: A sentence saying the reason is not known ("Nobody knows why the sea left."): what the book says of the why.
+_UNKNOWN_WHY = re.compile(
+    r"\b(?:nobody|no one|none|no man|no scholar)\s+(?:\w+\s+)?(?:knows|know|knew|can say|remembers)\s+why\b"
+    r"|\b(?:it is|it's|it was)\s+(?:not|un)\s*known\s+why\b|\bfor reasons? (?:unknown|no one knows)\b",
+    re.IGNORECASE,
+)
 
 
 def _prose(results: Sequence[LoreResult], offset: int) -> list[tuple[int, str]]:
@@ -172,8 +178,8 @@ def _why(
     if not names and not asked:
         return None
     quoted = _quoted(answer) if answer.known else []
-    if any(gives_reason(s) and _about(s, names, asked) for s in quoted):
-        return None
+    if any((gives_reason(s) or _UNKNOWN_WHY.search(s)) and _about(s, names, asked) for s in quoted):
+        return None  # the reason, or the book's word that nobody knows it
     for number, sentence in _prose(results, len(facts) + 1):
         if gives_reason(sentence) and _about(sentence, names, asked) and not _told_as_reason(sentence, asked):
             return _said(_quote(number, sentence), [number], facts, results)

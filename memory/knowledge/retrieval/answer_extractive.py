@@ -25,6 +25,7 @@ from memory.knowledge.retrieval.answer_sentence import (
     counted,
     has_amount,
     is_example,
+    measured,
     paired,
     says_field,
     text_words,
@@ -130,6 +131,11 @@ def _stat_line(label: str | None, text: str, result: LoreResult) -> bool:
     return label.casefold() in {f.label.casefold() for f in fields_of(result)}
 
 
+def _holds(thing: str | None, words: set[str], label: str | None) -> bool:
+    """Return whether a sentence (or its block's bold name) says the thing whose amount is asked, if one is."""
+    return thing is None or covers(words | set(fold_words(label or "")), thing)
+
+
 def _scored(
     question: str,
     results: Sequence[LoreResult],
@@ -147,11 +153,10 @@ def _scored(
     """
     keys, how = _asked(question)
     names = [n for n in names_in(question) if n in keys]
-    others = [w for w in keys if w not in names]
-    weight = _weights(keys, names, results, how)
+    others, weight = [w for w in keys if w not in names], _weights(keys, names, results, how)
     total = sum(weight.values()) or 1.0
     amount = measure or asks_amount(question)
-    count = counted(question)
+    count, thing = counted(question), measured(question) if amount else None
     limit = amount and asks_limit(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     pairs = word_pairs(question)
@@ -179,8 +184,8 @@ def _scored(
             above = heading | set(fold_words(f"{section or ''} {label or ''} {columns.get(text, '')}"))
             if position and placed[position - 1][:2] == (section, label) and _GOES_ON.match(text):
                 above |= set(fold_words(placed[position - 1][2]))
-            if relation and not all(covers(words, w) for w in relation):
-                continue  # "who rules Waterdeep": a sentence naming Waterdeep but no ruler does not answer
+            if (relation and not all(covers(words, w) for w in relation)) or not _holds(thing, words, label):
+                continue  # "who rules X" needs a ruler, "how much water per leg" water (not a price per leg)
             own = sum(weight[w] for w in keys if covers(words, w))
             by_heading = sum(
                 weight[w] for w in keys if w != how and not covers(words, w) and has_word(above, w)
@@ -248,6 +253,9 @@ def extract(
         # "Each time you use it again, the damage increases by 1d12" goes on from the sentence before it ("If you
         # use this feature again, you take 2d12 necrotic damage"): both, in the book's order.
         return [before, scored[0]]
+    after = _what_it_does(question, top, results, first, kind_lines)
+    if after is not None:
+        return [top, after]
     keys = _asked(question)[0]
     for other in scored[1:4]:
         # A second sentence must answer too: it holds most of the question's words, not only a new one.
@@ -257,6 +265,32 @@ def extract(
             chosen.append(other)
             break
     return chosen
+
+
+#: "What does a mooring do", "what do wards do", "what happens on a crack": what a thing does, not what it is.
+_DOES = re.compile(
+    r"^\s*what\s+(?:(?:does|do)\b.+\bdo(?:\s+to\s+\w+)?|happens\s+(?:on|with|after|when|if)\b.+)\s*[?!.]*\s*$",
+    re.IGNORECASE,
+)
+#: A sentence saying what a thing is ("A Lull is an hour of rest", "Wards: are circles of salt").
+_IS_A = re.compile(
+    r"^(?:[^.:]{1,60}:\s*)?(?:[^.]{0,60}?\s)?(?:is|are)\s+(?:a|an|the|one|any)\b", re.IGNORECASE
+)
+
+
+def _what_it_does(
+    question: str, top: QuotedSentence, results: Sequence[LoreResult], first: int, kind_lines: bool
+) -> QuotedSentence | None:
+    """Return the sentence after the best one, under the same heading and bold name, when the question asks what
+    a thing does and the best one only says what the thing is: what it does is said next ("A Lull is an hour of
+    rest. Recover Strain equal to your Nerve.")."""
+    if not _DOES.match(question) or not _IS_A.match(top.text):
+        return None
+    placed = _placed(results[top.number - first], kind_lines=kind_lines, other=False)
+    at = top.position + 1
+    if at >= len(placed) or placed[at][:2] != (top.section, top.label) or placed[top.position][2] != top.text:
+        return None
+    return QuotedSentence(placed[at][2], top.number, top.score, set(), top.section, at, top.label)
 
 
 #: A sentence opening with a pronoun standing for the entry it is in: "They age faster", "It can ...".

@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.kin_doubted import DOUBTING
 from memory.knowledge.retrieval.lives import death_cause, typed_death
 
 __all__ = ["killer_answer", "taken_in_answer"]
@@ -36,8 +37,15 @@ _WHO_TOOK_IN = re.compile(
 _WAS_TAKEN_IN = re.compile(
     r"^\s*(?:was|were|is)\s+(?P<name>.+?)\s+(?P<verb>adopted|fostered)\b(?!\s+by)", re.IGNORECASE
 )
-_PARENT_WORDS = r"(?P<kind>adoptive\s+|foster\s+|birth\s+|real\s+)?(?P<word>parents?|fathers?|mothers?)"
+_PARENT_WORDS = (
+    r"(?P<kind>adoptive\s+|foster\s+|(?:birth|real|true|biological|natural|actual|blood)\s+)?"
+    r"(?P<word>parents?|fathers?|mothers?)"
+)
 _ASKS_WHO = re.compile(r"^\s*(?:who|whom|what|name|tell\s+me)\b", re.IGNORECASE)
+
+
+#: What makes a parent's word an in-law's ("father-in-law"): no parent by birth or adoption.
+_IN_LAW = r"[\s-]*in[\s-]*laws?\b"
 
 
 def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Match[str]] | None:
@@ -51,9 +59,9 @@ def _whose(question: str, facts: Sequence[CanonFact]) -> tuple[CanonFact, re.Mat
             continue
         for said in dict.fromkeys((fact.matched.casefold(), fact.entity_name.casefold())):
             name = re.escape(said)
-            found = re.search(rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')", folded) or re.search(
-                rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded
-            )
+            found = re.search(
+                rf"\b{name}(?:'s|s'|')\s+{_PARENT_WORDS}\b(?!')(?!{_IN_LAW})", folded
+            ) or re.search(rf"\b{_PARENT_WORDS}\s+of\s+{name}\b", folded)
             if found:
                 return fact, found
     return None
@@ -114,21 +122,29 @@ def _dated(verb: str, takers: Sequence[tuple[str, str | None]]) -> str:
     return names_list([p if when is None else f"{p} {at(when)} {when}" for p, when in takers])
 
 
+def _says(child: CanonFact, parent: str, word: str) -> bool:
+    """Tell whether the child's card calls one their father or mother (of the dead, in the past)."""
+    me = child.entity_name
+    return f"{parent} is {me}'s {word}" in child.facts or f"{parent} was {me}'s {word}" in child.facts
+
+
 def _birth(child: CanonFact, word: str) -> str | None:
     """Return the birth parents the card shows, said of the child ("Wenna Tull's birth mother is Ysolt Dunmere"),
     of the sex asked (`word`: "father", "mother" or "parent"), or None."""
     me = child.entity_name
     parents = child.tied("PARENT_OF")
     if word in ("father", "mother"):
-        parents = [p for p in parents if f"{p} is {me}'s {word}" in child.facts]
+        parents = [p for p in parents if _says(child, p, word)]
     if not parents:
         return None
+    shown = [
+        p if p not in child.deaths else f"{p} (died{' ' + child.deaths[p] if child.deaths[p] else ''})"
+        for p in parents
+    ]
     if len(parents) == 1:
-        own = next(
-            (w for w in ("father", "mother") if f"{parents[0]} is {me}'s {w}" in child.facts), "parent"
-        )
-        return f"{possessive(me)} birth {own} is {parents[0]}"
-    return f"{possessive(me)} birth parents are {names_list(parents)}"
+        own = next((w for w in ("father", "mother") if _says(child, parents[0], w)), "parent")
+        return f"{possessive(me)} birth {own} {'was' if parents[0] in child.deaths else 'is'} {shown[0]}"
+    return f"{possessive(me)} birth parents are {names_list(shown)}"
 
 
 _WHO_KILLED = re.compile(
@@ -187,6 +203,6 @@ def taken_in_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
         return None if said is None else (f"{said}. [{number}]", number)
     birth = _birth(child, word)
     parts = [s for s in (birth, _taken_in(child, sex=word)) if s]
-    if kind in ("birth", "real") and birth is None:
+    if kind in DOUBTING and birth is None:
         return None
     return f"{'; '.join(parts)}. [{number}]", number

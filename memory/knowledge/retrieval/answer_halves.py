@@ -16,7 +16,7 @@ from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.kin_far_words import with_via
 from memory.knowledge.retrieval.kin_nouns import tie_noun
 
-__all__ = ["adopted_sibling", "listing", "marked", "undecided", "which_sibling"]
+__all__ = ["adopted_sibling", "died", "listing", "marked", "undecided", "which_sibling"]
 
 
 def listing(name: str, kin: Kin, tie: str, sex: str | None, names: Sequence[str]) -> str:
@@ -25,8 +25,23 @@ def listing(name: str, kin: Kin, tie: str, sex: str | None, names: Sequence[str]
     halves = set(kin.ties.get("half-siblings", ())) if tie == "siblings" else set()
     if halves and all(n in halves for n in names):
         tie = "half-siblings"
-    said = with_via(kin, tie, names, marked(kin, tie, names))  # a far tie with its chain (`kin_far`)
-    return f"{possessive(name)} {tie_noun(tie, sex, len(names) > 1)} {_be(names)} {said}"
+    said = with_via(kin, tie, names, died(kin, marked(kin, tie, names), names))  # a far tie with its chain
+    verb = _be(names) if not all(n in kin.deaths for n in names) else "was" if len(names) == 1 else "were"
+    return f"{possessive(name)} {tie_noun(tie, sex, len(names) > 1)} {verb} {said}"
+
+
+def died(kin: Kin, shown: Sequence[str], names: Sequence[str]) -> list[str]:
+    """Return names as said (`shown`) with when each of the dead died: "Aldric Thorne (died in year 340 of …)"."""
+    said: list[str] = []
+    for name, text in zip(names, shown, strict=True):
+        when = kin.deaths.get(name)
+        if when is None:
+            said.append(text)
+        elif text.endswith(")"):  # "Rook Tanner (a half-brother, died in …)"
+            said.append(f"{text[:-1]}, died{' ' + when if when else ''})")
+        else:
+            said.append(f"{text} (died{' ' + when if when else ''})")
+    return said
 
 
 def marked(kin: Kin, tie: str, names: Sequence[str]) -> list[str]:

@@ -18,11 +18,13 @@ from canon.wording.counts import in_words
 from canon.wording.relations import possessive, relation_sentence
 from memory.knowledge.answer_models import Kin
 from memory.knowledge.models import CanonFact
-from memory.knowledge.retrieval.answer_halves import listing, marked, undecided, which_sibling
+from memory.knowledge.retrieval.answer_halves import died, listing, marked, undecided, which_sibling
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.kin import FAMILY, KIN_WORDS, TIES, kin_words
-from memory.knowledge.retrieval.kin_far_words import FAR_TIES, typed_kin
+from memory.knowledge.retrieval.kin_doubted import doubted, doubting_word
+from memory.knowledge.retrieval.kin_far_words import typed_kin
 from memory.knowledge.retrieval.kin_in_laws import in_laws_answer
 from memory.knowledge.retrieval.kin_nouns import NOUNS, either, tie_noun
 from memory.knowledge.retrieval.kin_reputed import believed, believed_tie, plain_ties
@@ -103,9 +105,10 @@ def _only_kin(question: str, facts: Sequence[CanonFact], word: str) -> bool:
     """Return whether a question holds nothing but names, its kin word and the words of asking."""
     named = {w for f in facts for w in (*fold_words(f.matched), *fold_words(f.entity_name))}
     tie = KIN_WORDS.get(word, ("",))[0]  # "aunts and uncles": both words of one tie
+    words = kin_words(question)
+    doubt = doubting_word(words, word)  # "real father": the truth of the tie asked
     return all(
-        w in ASKING or w in named or w == word or KIN_WORDS.get(w, ("?",))[0] == tie
-        for w in kin_words(question)
+        w in ASKING or w in named or w in (word, doubt) or KIN_WORDS.get(w, ("?",))[0] == tie for w in words
     )
 
 
@@ -174,9 +177,14 @@ def _kin_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     rumours = believed(owner.entity_name, owner.kin, tie, sex) if tie in ("parents", "children") else []
     kin = plain_ties(owner.kin, tie) if rumours else owner.kin
     listed = _listed(question, owner, kin, tie, sex) if kin.ties.get(tie) or not rumours else None
+    doubt = doubting_word(kin_words(question), word)
+    if doubt is not None and rumours:  # "real father": the truth first, then what is believed, not said true
+        listed, rumours = doubted(owner.entity_name, listed, rumours, doubt)
     text = "; ".join([*([listed] if listed else []), *rumours]) or far_unknown(
         owner.entity_name, kin, tie, sex
     )
+    if doubt is not None and (text or "").startswith("Nothing "):
+        return None  # the truth of a tie canon does not hold may be the passages' to tell
     return (f"{text}. [{number}]", number) if text else None
 
 
@@ -199,7 +207,9 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
         return text
     if tie == "spouses" and not re.search(r"\bhow\s+many\b", question, re.I):  # a marriage needs no sex said
         said = relation_sentence("SPOUSE_OF", name, names_list(every))
-        if owner.state == "dead":  # "Oswin Tarr was married to Alda Tarr"
+        if owner.state == "dead" or all(
+            n in kin.deaths for n in every
+        ):  # "Oswin Tarr was married to Alda Tarr"
             said = said.replace(" is married to ", " was married to ", 1)
         return said
     if re.search(r"\bhow\s+many\b", question, re.I) and not unsure:
@@ -290,7 +300,8 @@ def _is_kin(owner: CanonFact, other: CanonFact, tie: str, sex: str | None) -> st
         if tie == "spouses":
             return f"Yes: {relation_sentence('SPOUSE_OF', them, name)}"
         if sex is None or said == sex:
-            return f"Yes: {them} is {possessive(name)} {tie_noun(tie, said if sex else None, False)}"
+            noun = tie_noun(tie, said if sex else None, False)
+            return f"Yes: {died(kin, [them], [them])[0]} {'was' if them in kin.deaths else 'is'} {possessive(name)} {noun}"
         if said is None:
             return f"{them} is {possessive(name)} {either(tie)}; canon does not say which"
     text = f"Nothing the table knows says {them} is {possessive(name)} {tie_noun(tie, sex, False)}"
@@ -320,31 +331,14 @@ def family_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if not people:
         return None
     if len(people) > 1:
-        # "How is Wren related to Tove?": Wren in Tove's words; "are Wren and Tove related": the same.
+        # "How is Wren related to Tove?": Wren in Tove's words, every tie, kin first; "are Wren and Tove related".
         other, owner = people[0], people[1]
-        kin = owner.kin
-        assert kin is not None
+        tied = related_between(owner, other, facts, yes_no=bool(_YES_NO.match(question)))
+        if tied is not None:
+            return tied
         number = facts.index(owner) + 1
-        held = [t for t in (*TIES, *FAR_TIES) if other.entity_name in kin.ties.get(t, ())]
-        story = [
-            believed_tie(owner.entity_name, other.entity_name, kin, t, None) for t in ("parents", "children")
-        ]
-        if any(story) and (not held or held[0] in ("parents", "children")):
-            return f"{next(s for s in story if s)}. [{number}]", number
-        if not held:
-            text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
-            return f"{text}. [{number}]", number
-        tie = held[0]
-        if tie == "siblings" and other.entity_name in kin.ties.get("half-siblings", ()):
-            tie = "half-siblings"
-        if tie == "spouses":
-            said = relation_sentence("SPOUSE_OF", other.entity_name, owner.entity_name)
-        else:
-            said = f"{other.entity_name} is {possessive(owner.entity_name)} {tie_noun(tie, kin.sexes.get(other.entity_name), False)}"
-        how = kin.via.get(held[0], {}).get(other.entity_name)  # "(her father Corin Brannock's adopted son)"
-        said += f" ({how})" if how else ""
-        yes = "Yes: " if _YES_NO.match(question) else ""
-        return f"{yes}{said}. [{number}]", number
+        text = f"Nothing the table knows says how {other.entity_name} and {owner.entity_name} are related"
+        return f"{text}. [{number}]", number
     owner = people[0]
     kin = owner.kin
     assert kin is not None

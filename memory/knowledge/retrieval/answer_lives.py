@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
+from memory.knowledge.retrieval.answer_death_told import died_in_event
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 from memory.knowledge.retrieval.death_places import death_place
 from memory.knowledge.retrieval.lives import (
@@ -136,6 +137,8 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             continue
         if _HOW_DIED.search(folded):
             cause = _cause(fact, described, facts)
+            if not cause and (evented := died_in_event(fact, number, facts)):
+                return evented  # an event's `deaths:` tells it
             death = _line(fact, _DEATH_LINE)
             if cause and death and " died " not in death:
                 death = None  # "… is dead" says nothing the cause does not
@@ -149,8 +152,7 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if told:  # the GM is told what players are told beside the truth
                 if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
                     told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
-                found = f"{told}. [{number}]", number
-                return told_beside(found, fact, "cause of death")
+                return told_beside((f"{told}. [{number}]", number), fact, "cause of death")
             living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
             if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
                 return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number

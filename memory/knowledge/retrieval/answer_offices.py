@@ -9,6 +9,7 @@ it would if canon had never said it. Pure.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -16,11 +17,18 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz
 
 from canon.wording import in_prose, title_phrase
+from canon.wording.counts import in_words, plural_of
 from memory.knowledge.answer_models import Office
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
-from memory.knowledge.retrieval.offices import asked_office, bare_title, last_key, title_meant
+from memory.knowledge.retrieval.offices import (
+    asked_office,
+    bare_title,
+    last_key,
+    office_stem,
+    titles_meant,
+)
 
 __all__ = ["asks_title", "current_holder", "office_answer", "offices_held"]
 
@@ -46,13 +54,14 @@ class _Held:
 def _holdings(facts: Sequence[CanonFact], title: str | None = None) -> list[_Held]:
     """Return every span on the cards (of one title, when given), in the order they began."""
     bare = bare_title(title) if title else None
-    if bare is not None:  # "Warden" of the one title starting so ("Warden of the Ember Gate")
-        bare = title_meant(bare, [o.title for f in facts for o in f.offices]) or bare
+    meant = [bare] if bare is not None else []
+    if bare is not None:  # "Warden" of the titles starting so ("Warden of the Ember Gate")
+        meant = titles_meant(bare, [o.title for f in facts for o in f.offices]) or meant
     held = [
         _Held(n, f, o)
         for n, f in enumerate(facts, 1)
         for o in f.offices
-        if bare is None or bare_title(o.title) == bare
+        if bare is None or bare_title(o.title) in meant
     ]
     return sorted(held, key=lambda h: (h.office.start_key is None, h.office.start_key or 0))
 
@@ -248,12 +257,23 @@ def offices_held(fact: CanonFact, plain: Sequence[str], *, ever: bool) -> str | 
 
 def current_holder(typed: Sequence[str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     """Return who holds the office a "who is the High Steward" names today, with the one before them; or that no
-    one the table knows holds it now, with the last who did. None when no card holds a span of that office."""
+    one the table knows holds it now, with the last who did. A short title several offices start with ("who is the
+    High Warden": of the North and of the South) is answered for each (`_each_said`). None when no card holds a
+    span of that office."""
     every = _holdings(facts)
     asked = [h for h in every if asks_title(typed, fold_words(h.office.title))]
-    if not asked:
+    if asked:
+        return _holder_now(typed, asked[0].office.title, facts)
+    head = list(itertools.takewhile(lambda w: w in _ASKING_WHO, typed))
+    short = " ".join(w for w in typed[len(head) :] if w not in ("the", "a", "an"))
+    if not head or typed[:1] != ["who"] or not short:
         return None
-    title = asked[0].office.title
+    titles = _titles(short, facts)
+    said = [_holder_now(typed, t, facts) for t in titles]
+    return _each_said(short, titles, said) if len(titles) > 1 else said[0] if said else None
+
+
+def _holder_now(typed: Sequence[str], title: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
     held = _holdings(facts, title)
     office = title_phrase(title)
     now = [h for h in held if h.office.current]
@@ -282,6 +302,52 @@ def current_holder(typed: Sequence[str], facts: Sequence[CanonFact]) -> tuple[st
     return f"{text}. [{last.number}]", last.number
 
 
+#: The words "who is the High Warden" asks in before the title.
+_ASKING_WHO = frozenset({"who", "whos", "is", "was", "the", "current", "present"})
+
+
+def _titles(typed: str, facts: Sequence[CanonFact]) -> list[str]:
+    """Return the titles (as canon writes them) a typed one means (`offices.titles_meant`), in the order first held."""
+    held = [o.title for f in facts for o in sorted(f.offices, key=lambda o: o.start_key or 0)]
+    meant = titles_meant(bare_title(typed), held)
+    return list(dict.fromkeys(t for t in held if bare_title(t) in meant))
+
+
+def _each_said(
+    typed: str, titles: Sequence[str], said: Sequence[tuple[str, int] | None]
+) -> tuple[str, int] | None:
+    """Return the answers for each of the offices a short title means, after how many it means ("There are two
+    High Wardens."): never one of them chosen silently. They are called as canon writes the words typed."""
+    found = [a for a in said if a is not None]
+    if not found:
+        return None
+    asked = bare_title(typed).split()
+    asked = [office_stem(asked[0]) or asked[0]] if len(asked) == 1 else asked  # "the keepership": Keepers
+    lead = " ".join(titles[0].split()[: len(asked)])
+    name = lead if bare_title(lead).split() == asked else typed
+    head = f"There are {in_words(len(titles))} {plural_of(name)}."
+    return " ".join([head, *(a[0] for a in found)]), found[0][1]
+
+
+def _each_office(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    """Return the answer of a question asking an office in a year, at an event, first or last, or all its holders,
+    for each office its short title means when it means several ("High Warden": of the North, of the South)."""
+    typed = parts.get("title", "")
+    titles = _titles(typed, facts) if typed else []
+    if len(titles) < 2:
+        return None
+    said = [_by_title(form, {**parts, "title": t}, facts) for t in titles]
+    return _each_said(typed, titles, said)
+
+
+def _by_title(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tuple[str, int] | None:
+    if form in ("year", "event"):
+        return _in_time(form, parts, facts)
+    if form == "order":
+        return _in_order(parts["order"] in ("first", "earliest"), parts["title"], facts)
+    return _all_held(parts["title"], facts)
+
+
 def asks_title(typed: Sequence[str], title: Sequence[str]) -> bool:
     """Return whether a question asks who holds a title and nothing more: "who is the High Steward"."""
     head = typed[: len(typed) - len(title)]
@@ -303,10 +369,6 @@ def office_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     form, parts = asked
     if form == "held":
         return None  # the titles a person has held: `answer_titles`, beside those written with no span
-    if form in ("year", "event"):
-        return _in_time(form, parts, facts)
-    if form == "order":
-        return _in_order(parts["order"] in ("first", "earliest"), parts["title"], facts)
-    if form == "all":
-        return _all_held(parts["title"], facts)
+    if form in ("year", "event", "order", "all"):
+        return _each_office(form, parts, facts) or _by_title(form, parts, facts)
     return _neighbour(form, parts, facts)

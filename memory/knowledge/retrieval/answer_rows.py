@@ -203,6 +203,24 @@ def _rows(result: LoreResult, quoted: bool) -> list[Row]:
     ]
 
 
+def _past_title(question: str, result: LoreResult, rows: Sequence[Row]) -> tuple[Row, str | None] | None:
+    """Return the row the question names by the passage's title and more words of its own ("Kelp Hound
+    pack-mother" under "Kelp Hound"), the row's whole label named, or None."""
+    title = [w for w in fold_words(" ".join(result.heading_path[-1:])) if w not in _ARTICLES]
+    longer = [
+        r for r in rows if len(_label_words(r.label)) > len(title) and _holds(_label_words(r.label), title)
+    ]
+    return _chosen(question, fold_words(_HOW.sub(" ", question)), longer) if title and longer else None
+
+
+def _bare(row: Row, column: str | None, text: str) -> bool:
+    """Return whether an answer quotes a table's row as its cells alone, one after the other ("Kelp Hound 1 5 3
+    Bite, 2 damage."): the row said with its columns' names is the answer then."""
+    values = [v for _, v in row.cells if v]
+    bare = " ".join([row.label, *values])
+    return row.kind == "table" and column is None and len(values) > 1 and bare.casefold() in text.casefold()
+
+
 def named_row(
     question: str, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
 ) -> ShortAnswer:
@@ -217,12 +235,15 @@ def named_row(
     for at in sorted(quoted | set(read), key=lambda i: (i not in quoted, i)):
         if at >= len(results) or not results[at].is_fact:
             continue
-        found = _chosen(question, _asked_words(question, results[at]), _rows(results[at], at in quoted))
+        rows = _rows(results[at], at in quoted)
+        found = _chosen(question, _asked_words(question, results[at]), rows) or _past_title(
+            question, results[at], rows
+        )
         if found is None or (at not in quoted and found[1] is None):
             continue  # a passage not quoted answers by the cell of the row and column named
         row, column = found
         values = [v for h, v in row.cells if v and (column is None or h == column)]
-        if not values or all(v in answer.text for v in values):
+        if not values or (all(v in answer.text for v in values) and not _bare(row, column, answer.text)):
             return answer
         text = f"{row.said(column)} [{first + at}]"
         marked = [c.model_copy(update={"cited": c.number == first + at}) for c in numbered(facts, results)]

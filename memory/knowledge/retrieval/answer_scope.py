@@ -45,7 +45,15 @@ from memory.knowledge.retrieval.answer_words import (
 )
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ
 
-__all__ = ["CHATTER", "named_otherwise", "narrowed", "off_subject", "strange_words", "unheld_words"]
+__all__ = [
+    "CHATTER",
+    "held_long",
+    "named_otherwise",
+    "narrowed",
+    "off_subject",
+    "strange_words",
+    "unheld_words",
+]
 
 #: How many of the subject's first words name what the question is about.
 NAMING_WORDS = 3
@@ -149,10 +157,13 @@ def off_subject(question: Question, quoted: Sequence[LoreResult], said: str, bes
             label or "" for _, body in sections_of(result.text) for label, _ in labelled_sentences(body)
         ]
         words |= set(fold_words(" ".join([result.source_title, *result.heading_path, *named])))
-    held = [w for w in naming if _held_long(w, words)]
+    held = [w for w in naming if held_long(w, words)]
     if best:
         return not held
-    return naming[0] not in held or 2 * len(held) < len(naming)
+    # The first naming word the books say in their own words is held ("rid" of "get rid of": "Removed by …");
+    # the others count as held only in the question's words.
+    first = naming[0] in held or naming[0] in related_said(sorted(words), naming[:1])
+    return not first or 2 * len(held + [naming[0]] * (naming[0] not in held)) < len(naming)
 
 
 def named_otherwise(question: Question, result: LoreResult) -> bool:
@@ -186,7 +197,7 @@ def _held(word: str, words: set[str]) -> bool:
     return has_word(words, word) or _misspelt(word, words)
 
 
-def _held_long(word: str, words: set[str]) -> bool:
+def held_long(word: str, words: set[str]) -> bool:
     """Return whether `words` hold a word (`_held`; "elves" as "elf" too), or every word of an abbreviation's long
     form ("dc": "difficulty" and "class")."""
     if _held(word, words) or (word.endswith("ves") and _held(word[:-3] + "f", words)):
@@ -210,6 +221,10 @@ def _names_first(question: Question, strange: Sequence[str], first: LoreResult) 
         w for w in fold_words(first.heading_path[-1] if first.heading_path else "") if w not in STOPWORDS
     ]
     # The title's own words, a plural apart: "kenku mimicry" does not name "Mimic" ("mimicry" is another word).
+    # A plural title said in the singular ("the frozen condition" of "Conditions") names a kind of entry the
+    # section lists: the word no source holds is the entry asked, which the list does not hold.
+    if any(t in (w + "s", w + "es") for t in title for w in rest):
+        return False
     return bool(title) and all(any(_plural_apart(t, w) for w in rest) for t in title)
 
 

@@ -86,6 +86,48 @@ def has_amount(text: str) -> bool:
     return bool(_AMOUNT.search(text))
 
 
+#: "How much water ...": the thing whose amount is asked, the word after "how much" (no verb, no article).
+_HOW_MUCH = re.compile(r"\bhow much\s+([^\W\d_]{3,})\b")
+_NOT_MEASURED = frozenset(
+    {
+        "does",
+        "did",
+        "can",
+        "could",
+        "will",
+        "would",
+        "should",
+        "may",
+        "might",
+        "must",
+        "are",
+        "was",
+        "were",
+        "has",
+        "have",
+        "had",
+        "the",
+        "for",
+        "per",
+        "more",
+        "less",
+        "time",
+        "longer",
+        "further",
+        "farther",
+    }
+)
+
+
+def measured(question: str) -> str | None:
+    """Return the thing whose amount "how much" asks ("water" of "how much water do we need"), or None ("how
+    much is a kit", "how much does it cost": the amount of what is named after)."""
+    match = _HOW_MUCH.search(question.casefold())
+    if match is None or match.group(1) in _NOT_MEASURED:
+        return None
+    return match.group(1)
+
+
 def counted(question: str) -> re.Pattern[str] | None:
     """Return what says a count of the thing "how many" asks, in the form asked ("ten berries", "up to eight
     willing creatures" for "how many berries", "how many willing creatures"; not "one berry"), or None."""

@@ -23,10 +23,15 @@
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
 9. a question every rule declined is answered from the first passage when retrieval is sure of it: both searches
    rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`).
+10. whichever rule answered, the passages quoted must hold the words the question names its thing by: the owner
+   and the kind of the field asked, a name joined by "of", a noun after the title in a bare phrase; otherwise
+   nothing is known (`answer_supported`).
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
-by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`).
+by its label ("very hard", "level 4") is answered by that row of the passage quoted (`answer_rows`). A question
+giving a number of its own gets the rule quoted worked out with it, or the row of a table keyed by numbers that
+holds it (`answer_worked`): "with Strength 15" and "Strength score multiplied by 15" say 225.
 """
 
 from __future__ import annotations
@@ -37,7 +42,7 @@ from dataclasses import replace
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
-from memory.knowledge.question import KIND_LINE, Question, analyse
+from memory.knowledge.question import FIELD_UNITS, KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_about import listed, titled
 from memory.knowledge.retrieval.answer_change import change_answer
@@ -62,10 +67,12 @@ from memory.knowledge.retrieval.answer_scope import (
     strange_words,
     unheld_words,
 )
+from memory.knowledge.retrieval.answer_supported import supported
 from memory.knowledge.retrieval.answer_trait_named import by_trait
 from memory.knowledge.retrieval.answer_unknown import off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
-from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.answer_words import fold_words, has_word
+from memory.knowledge.retrieval.answer_worked import worked
 from memory.knowledge.retrieval.field_answer import PASSAGES_READ, FieldHit, field_answers, headed, word_in
 
 __all__ = ["reply"]
@@ -116,10 +123,16 @@ def reply(
         return parts_reply(
             parts, facts, results, lambda p: reply(analyse(p, {}), facts, results, unknown, common, meaning)
         )
-    answer = _answered(question, facts, results, unknown, common, meaning)
+    # An answer quoting passages that do not hold what the question names is none (`answer_supported`).
+    answer = supported(
+        question, facts, results, _answered(question, facts, results, unknown, common, meaning), common
+    )
     if not answer.known:  # declined, while retrieval is sure of its first passage (`answer_confident`)
-        answer = confident(question, facts, results, unknown) or answer
-    return gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
+        answer = supported(
+            question, facts, results, confident(question, facts, results, unknown) or answer, common
+        )
+    answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
+    return worked(question, facts, results, answer)  # the rule worked out with the question's own number
 
 
 def _answered(
@@ -189,7 +202,8 @@ def _reply(
     if not hits and question.subject:
         fewer = narrowed(question, results)
         if fewer is not None:
-            hits = field_answers(fewer, results, len(facts) + 1)
+            # A term defined by its label answers the question that names it alone, all its words asked.
+            hits = [h for h in field_answers(fewer, results, len(facts) + 1) if not h.term]
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
     hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
@@ -203,6 +217,8 @@ def _reply(
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
             return _first(question, facts, results, unknown) or amount_or_nothing(question, facts, results)
+        if _unstated(question, unknown, results):
+            return _nothing(question, facts, results)  # no source says the field at all ("weight")
         needs = _needs(question, results, unknown)
     if only is None:
         lower = _named_lower(question, results, unknown)
@@ -243,6 +259,18 @@ def _reply(
         _named_block(question, facts, results, unknown, answer)
         or _on_subject(question, facts, results, answer, best=True),
     )
+
+
+def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
+    """Return whether no source the asker may read holds any word of the fields asked, nor do the best passages
+    say an amount in the field's units ("300gp" says a cost): a book of creatures with no weights, asked one's
+    weight, cannot answer it with the creature's other lines."""
+    words = [w for f in question.fields if f != KIND_LINE for w in fold_words(f) if w not in STOPWORDS]
+    if not words or not all(has_word(unknown, w) for w in words):  # an ending apart
+        return False
+    units = {u for f in question.fields for u in FIELD_UNITS.get(f, ())}
+    held = set(fold_words(" ".join(r.text for r in results[:PASSAGES_READ])))
+    return not any(h.lstrip("0123456789.,") in units for h in held)
 
 
 def _named_block(

@@ -6,7 +6,8 @@
 - "Who is Pell's godfather (stepmother, father-in-law, sister-in-law)?", "who are Corm's godchildren?": kin by
   rite and by marriage a file's `ties` says; a child taken in later than birth: `answer_fates`;
 - "How are Saska and Cade related?", "how is Idrel related to Saska?": when no kin joins the two (`answer_kin`
-  answers kin), the tie that does: "Cade Harrow is a rival of Saska Orme".
+  answers kin, with these ties after it), the ties that do: "Cade Harrow is a rival of Saska Orme"
+  (`answer_related`).
 
 A tie the asker may not see is not on their card: the question reads as if the file never said it (None, and the
 other forms answer as they would of a person with no such tie).
@@ -17,14 +18,14 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from canon.wording.relations import relation_sentence
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_bonds import bond_answer
 from memory.knowledge.retrieval.answer_fates import killer_answer, taken_in_answer
 from memory.knowledge.retrieval.answer_mentor_spans import mentor_span_answer
 from memory.knowledge.retrieval.answer_mentors import mentor_answer
-from memory.knowledge.retrieval.bonds import in_tense
+from memory.knowledge.retrieval.answer_related import related_between
 from memory.knowledge.retrieval.kin import FAMILY
+from memory.knowledge.retrieval.tie_sexes import gendered, sexed_tie
 from memory.knowledge.retrieval.tie_tense import ties_in_tense
 
 __all__ = ["ties_answer"]
@@ -73,14 +74,9 @@ _ASKED: dict[str, tuple[str, str, str, str]] = {
     **_words("SIBLING_IN_LAW_OF", "either", "sister-in-law", "sisters-in-law"),
     **_words("SIBLING_IN_LAW_OF", "either", "sibling-in-law", "siblings-in-law"),
 }
-#: The ties a person has that are not kin, for "how are X and Y related".
-_NOT_KIN = (
-    *("MENTOR_OF", "RIVAL_OF", "FRIEND_OF", "ALLY_OF", "ENEMY_OF", "KILLED"),
-    *("ADOPTIVE_PARENT_OF", "FOSTER_PARENT_OF", "STEP_PARENT_OF", "GODPARENT_OF"),
-    *("PARENT_IN_LAW_OF", "SIBLING_IN_LAW_OF"),
-)
 _PEOPLE = frozenset({"Person", "NPC", "PC"})
 _WHO = re.compile(r"^\s*(?:who|whom|name|list|what\s+are|tell\s+me)\b", re.I)
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were)\b", re.I)
 _TAUGHT = re.compile(r"^\s*who\s+(?:taught|trained|mentored|tutored)\s+(?P<name>.+?)\s*\??\s*$", re.I)
 
 
@@ -135,11 +131,22 @@ def _say(
     if not found:
         return None
     number = facts.index(owner) + 1
+    sexed = gendered(predicate, end, singular)  # "godfather": said of each by their own sex
+    if sexed is not None:
+        said = sexed_tie(
+            owner,
+            facts,
+            found,
+            sexed,
+            lambda names, nouns: ties_in_tense(owner, facts, predicate, names, nouns),
+        )
+        return f"{said}. [{number}]", number
     return f"{ties_in_tense(owner, facts, predicate, found, (singular, plural))}. [{number}]", number
 
 
 def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | None:
-    """Return the tie that joins two people named when no kin does: "Cade Harrow is a rival of Saska Orme"."""
+    """Return the ties that join two people named when no kin does: "Cade Harrow is a rival of Saska Orme"
+    (`answer_related`)."""
     if FAMILY.search(question) is None:
         return None
     folded = question.casefold()
@@ -151,16 +158,5 @@ def _related(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | Non
         return None
     other, owner = named[0], named[1]
     if owner.kin is not None and any(other.entity_name in names for names in owner.kin.ties.values()):
-        return None  # kin: `answer_kin` says it
-    me, them = owner.entity_name, other.entity_name
-    for r in owner.relations:
-        if r.predicate.upper() in _NOT_KIN and {r.subject, r.object} == {me, them}:
-            number = facts.index(owner) + 1
-            # The card says it by the subject's sex ("… is Hob Greave's brother-in-law"), where it knows it.
-            lead = f"{r.subject} is {r.object}'s "
-            said = next((f for f in (*owner.facts, *other.facts) if f.startswith(lead)), None)
-            said = in_tense(
-                said or relation_sentence(r.predicate, r.subject, r.object), owner.bonds, them, r.predicate
-            )
-            return f"{said}. [{number}]", number
-    return None
+        return None  # kin: `answer_kin` says it, with the other ties after it
+    return related_between(owner, other, facts, yes_no=bool(_YES_NO.match(question)))

@@ -11,8 +11,8 @@ mean no), and the sentence puts no condition on what it says ("unless", "except"
 any sum). A sentence that limits what it says ("can't ... unless", "only if", "no more than three") answers by
 its limit (`answer_restricted`); a condition word the question says itself ("a fiend instead of a celestial")
 is none. The possessor the asker names ("my paladin's steed") needs not be in the sentence. The quoted sentences
-are read in order, the first answering gives the verdict. Otherwise the sentences are left to speak for
-themselves.
+are read in order, the first answering gives the verdict; a table's row quoted (names and numbers, no words
+saying anything of them) gives none. Otherwise the sentences are left to speak for themselves.
 """
 
 from __future__ import annotations
@@ -88,6 +88,8 @@ def _said(
     ]
     if conditions or limit_of(sentence) is not None:
         return limited(question.expanded, sentence, result.heading_path, results, asked) if asked else None
+    if not _speaks(sentence, asked):
+        return None  # a table's row ("Mending Hum 2 1 Close") names the thing, says nothing of it
     held = fold_words(" ".join([*result.heading_path, sentence]))
     said = related_said(held, asked)
     missing = [w for w in asked if w not in said and not any(akin(w, h) for h in held)]
@@ -98,6 +100,16 @@ def _said(
     if any(p + w in held for w in asked for p in _OPPOSITE):
         return None  # "do I get advantage …": "disadvantage, and … advantage" says both
     return "No" if negated else "Yes"
+
+
+#: The fewest words a sentence says besides the ones asked (lower-case, three letters or more) to speak of them.
+SPOKEN = 2
+
+
+def _speaks(sentence: str, asked: Sequence[str]) -> bool:
+    """Return whether a quoted text says something of what is asked, in words: not a row of names and numbers."""
+    words = [w for w in re.findall(r"\b[a-z][a-z'’-]{2,}\b", sentence) if w not in asked]
+    return len(words) >= SPOKEN
 
 
 #: A quoted text's sentences, each up to the citation it is under ("S1. S2. [1] S3. [2]").

@@ -26,6 +26,7 @@ from canon.visibility import Knowing, entities_seen, entity_hidden
 from canon.wording import PLAIN, Wording
 from memory.knowledge.models import CanonFact, KnowledgeClass, LoreResult
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.card_deaths import with_deaths
 from memory.knowledge.retrieval.card_sexes import with_sexes
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.entity_cards import card_fact, count_cards, with_kin
@@ -201,6 +202,7 @@ class EntityFinder:
             except GameError:  # an entity retconned or hidden meanwhile: no card
                 log.debug("no card for entity #%s", m.entity_id)
         sexed = await with_sexes(reader, [card for _, card in cards], words)  # an aunt, not "uncle or aunt"
+        sexed = await with_deaths(reader, [card for _, card in cards], sexed)  # a dead mentor's tie is over
         facts = [card_fact(card, m, reader.ontology, config, sexed, now, step) for m, card in cards]
         # A family is read only for a tie of kin asked, or a lineage named ("is Wystan of House Drevanne").
         if asks_kin(question) or any(f.entity_type == "Lineage" for f in facts):

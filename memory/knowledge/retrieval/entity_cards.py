@@ -17,6 +17,8 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_founded import card_founding
 from memory.knowledge.retrieval.bonds import card_bonds, tensed_bonds
 from memory.knowledge.retrieval.candidates import EntityMatch
+from memory.knowledge.retrieval.card_deaths import card_deaths
+from memory.knowledge.retrieval.card_sexes import card_sexes
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.kin import kin_of
 from memory.knowledge.retrieval.lives import birth_line, card_life, card_status, died_in
@@ -57,6 +59,10 @@ def card_facts(
     born = birth_line(card, words)
     if born is not None:
         facts.insert(1, born)
+    day = card.entity.validity.world_from if card.entity.type == "Event" else None
+    if day and words.dated(day) and not any(" took place " in f for f in facts):
+        # An event dated in no era and at no place says its day all the same ("… took place on 2 Thawmoon, …").
+        facts.append(f"{words.name(card.entity.name)} took place {words.when(day)}")
     return list(dict.fromkeys(facts))[:limit]
 
 
@@ -173,6 +179,8 @@ def card_fact(
         offices=offices,
         holds=card_holds(card, words, today_key(now)),
         bonds=bonds,
+        sexes=card_sexes(card, words),
+        deaths=card_deaths(card, words),
         when_key=event_key(card, words),
         secrets=tuple(card_secrets(card)),
         step=step.said if step is not None and entity.id in step.found else None,

@@ -23,7 +23,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import GENERIC, Question, ending_verb
-from memory.knowledge.retrieval.answer_sentence import counted
+from memory.knowledge.retrieval.answer_sentence import asks_amount, counted
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
@@ -39,6 +39,11 @@ __all__ = ["FieldHit", "field_answers", "headed", "scene_words", "subject_found"
 PASSAGES_READ = 5
 #: The least share of a subject name's words the question must name.
 MIN_PRECISION = 0.5
+#: Words a definition's value may start with that join it to its term as a sentence ("A Lull is an hour").
+_LINKS = frozenset({"is", "are", "means", "was", "were"})
+#: How well a field fits that defines the term asked by its label (`_defines`), and the fewest words it says.
+TERM_FIT = 0.9
+TERM_WORDS = 3
 #: Plural labels English spells without a final s (the rest are read by their ending: `is_or_are`).
 _PLURAL_LABELS = frozenset({"hit dice", "dice"})
 
@@ -54,18 +59,28 @@ class FieldHit:
     also: tuple[str, ...] = ()
     #: What says the count a "how many" question asks ("ten tentacles"): a sentence saying it is quoted first.
     counts: re.Pattern[str] | None = None
+    #: The field defines the term asked, named by its label: it is said as "Term: what it says".
+    term: bool = False
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
         subject = _short_name(self.field.subject.split(" › ")[-1])
         value = self.field.value.rstrip(".")
-        if len(value) > 80 or ". " in value or (self.field.value.endswith(".") and len(value.split()) >= 5):
+        if (
+            self.term
+            or len(value) > 80
+            or ". " in value
+            or (self.field.value.endswith(".") and len(value.split()) >= 5)
+        ):
             said = sentences(value)
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
             if self.counts is not None:
                 chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
             chosen = chosen[:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
+            if self.term:  # "A Mooring is a full night …" of "**A Mooring** is a full night …"
+                joint = " " if body.split(" ", 1)[0] in _LINKS else ": "
+                return f"{self.field.label}{joint}{body} [{self.number}]"
             owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
             return f"{owner} {self.field.label}: {body} [{self.number}]"
         if self.field.label == KIND:
@@ -133,6 +148,9 @@ _SAME_LABEL = {
     "hit die": ("hit dice",),
     "weight": ("weighs",),
     "duration": ("lasts",),
+    # Games name a creature's toughness and its armour their own way.
+    "hit points": ("hp", "health", "wounds", "vitality"),
+    "armor class": ("ac", "armour", "armor", "defence", "defense"),
 }
 
 
@@ -155,6 +173,7 @@ def _named_field(
     of "red dragon fire breath damage")."""
     best: FieldHit | None = None
     asked = fold_words(question.expanded)
+    amount = asks_amount(question.expanded)
     for rank, (index, result) in enumerate(readable):
         for found in fields_of(result):
             label = [
@@ -165,14 +184,32 @@ def _named_field(
                 continue  # "cast time stop" names Time Stop, not its casting time: the name's words count once
             rest = [w for w in question.subject if not word_in(w, label)]
             named = fold_words(found.subject)
-            extra = tuple(w for w in rest if not word_in(w, named)) + tuple(need)
+            # A label saying the field asked and more the question says ("Strain cost" of "strain cost") says it;
+            # the field's own label ("Armor Class") is the normal reading's, whose subject did not fit.
+            said = [w for w in need if word_in(w, label)] if len(label) > len(need) else []
+            extra = tuple(w for w in rest if not word_in(w, named)) + tuple(w for w in need if w not in said)
             value = fold_words(found.value)
             if not all(word_in(w, value) for w in extra):
                 continue
-            fit = _fit([w for w in rest if w not in extra], found.subject) - 0.01 * rank
+            left = [w for w in rest if w not in extra]
+            # "how long can I hold my breath" asks an amount, not what the trait "Hold Breath" says.
+            term = not left and not need and not amount and _defines(found, label, question.subject)
+            fit = (TERM_FIT if term else _fit(left, found.subject)) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
-                best = FieldHit(found, first + index, fit, extra, counted(question.expanded))
+                best = FieldHit(found, first + index, fit, extra, counted(question.expanded), term)
     return [_counting(best, readable, first, asked)] if best is not None else []
+
+
+def _defines(found: Field, label: Sequence[str], subject: Sequence[str]) -> bool:
+    """Return whether a field defines the term the question names by its label alone ("what does pinned do":
+    "**Pinned**: you cannot Move." in a list of conditions): the label is a name (capitalised) every word of which
+    the question's subject holds, and its value says something in words (not a number: that is a stat's)."""
+    return (
+        bool(label)
+        and found.label[:1].isupper()
+        and all(any(word_in(w, [s]) for s in subject) for w in label)
+        and len(found.value.split()) >= TERM_WORDS
+    )
 
 
 def _counting(
@@ -217,9 +254,12 @@ def field_answers(question: Question, results: Sequence[LoreResult], first: int)
     hits: list[FieldHit] = []
     for asked in question.fields:
         best: FieldHit | None = None
+        # The player's own word for the field, before the glossary read it ("health" read as hit points) may be
+        # the book's label.
+        typed = [word for word, read in question.glossary_used.items() if read == asked]
         for rank, (index, result) in enumerate(readable):
             for found in fields_of(result):
-                if not _label_fits(asked, found.label):
+                if not any(_label_fits(a, found.label) for a in (asked, *typed)):
                     continue
                 if asked == KIND and not _kind_answers(question, found.value):
                     continue

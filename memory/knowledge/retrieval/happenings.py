@@ -169,6 +169,13 @@ async def death_events(reader: CanonReader, question: str, named: Sequence[Entit
             continue
         event = death_event(card)
         events = [event] if event is not None else _undated_dying(card, reader)
+        events += [  # the event a file says they died in (`deaths:`): it may tell how
+            v.object
+            for v in card.relations
+            if v.subject.id == card.entity.id
+            and v.object is not None
+            and v.statement.predicate.upper() == "DIED_IN"
+        ][:_DYING]
         for event in events:
             if event.id in have:
                 continue

@@ -21,8 +21,10 @@ from canon.graph import CanonReader
 from canon.models import EntityCard
 from canon.visibility import view_hidden
 from canon.wording import Wording, in_prose
+from canon.wording.dates import PLAIN_CALENDAR
 from canon.wording.relations import SEX_ATTRIBUTES, sex_of
 from memory.knowledge.answer_models import Kin
+from memory.knowledge.retrieval.card_deaths import card_death, died_words
 from memory.knowledge.retrieval.kin_declared import declared_kin
 from memory.knowledge.retrieval.kin_far import far_kin
 from memory.knowledge.retrieval.kin_far_words import FAR_WORDS, joined_kin
@@ -255,6 +257,16 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         )
         if said and said[-1] is not None:
             sexes[cards.names.get(other, card.entity.name if card else "")] = said[-1]
+    dead = {
+        cards.names.get(other, card.entity.name): death
+        for other, card in cards.cards.items()
+        if card is not None and other != entity_id and (death := card_death(card)) is not None
+    }
+    # A death in the calendar's words, even where the family is read for a step with none ("Tove's grandmother").
+    dated = words
+    if dead and words.calendar is PLAIN_CALENDAR:
+        dated = Wording(calendar=(await reader.calendar()).words())
+    deaths = {name: died_words(dated, death) for name, death in dead.items()}
     married, weddings, _, wedded_at, order = await _marriages(cards, entity_id, spouses, words)
     reputed = {
         "parents": tuple(cards.names[p] for p in parents if (p, entity_id) in cards.reputed),
@@ -281,6 +293,7 @@ async def kin_of(reader: CanonReader, entity_id: int, words: Wording) -> Kin:
         parents_married=await _parents_married(cards, parents, words),
         via={t: {cards.names[i]: how for i, how in said.items()} for t, said in far.via.items()},
         sides={t: {cards.names[i]: cards.names[p] for i, p in by.items()} for t, by in far.sides.items()},
+        deaths=deaths,
     )
 
 

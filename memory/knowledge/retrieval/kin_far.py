@@ -6,7 +6,8 @@
 - kin through a child taken in (ADOPTIVE_PARENT_OF): an adopted child is a child, "by adoption"; an adoptive
   parent's parents are grandparents, their other children brothers and sisters, their siblings uncles and aunts;
   said by the chain ("through his adoptive father Corin Brannock");
-- step-parents (a parent's spouse who is no parent), step-children (a spouse's child who is no child);
+- step-parents (a parent's spouse who is no parent), step-children (a spouse's child who is no child),
+  step-siblings (a step-parent's child who shares no parent with one);
 - in-laws: a spouse's parents, a child's spouse, a spouse's sibling and a sibling's spouse.
 
 Every step is read through the asker's cards (`kin._Cards`): a person or a tie the asker may not see walks nowhere,
@@ -62,6 +63,8 @@ class FarKin:
         self.ties: dict[str, list[int]] = {}
         self.via: dict[str, dict[int, str]] = {}
         self.sides: dict[str, dict[int, int]] = {}
+        #: Of each step-parent, the parent they are the spouse of.
+        self.spouse_of: dict[int, int] = {}
 
     def add(self, tie: str, found: int, via: str = "", side: int | None = None) -> None:
         if found not in self.ties.setdefault(tie, []):
@@ -190,6 +193,12 @@ async def _by_marriage(cards: _Cards, me: int, far: FarKin, near: dict[str, list
         for other in await cards.ties(parent, "SPOUSE_OF", "either"):
             if other not in parents and other != me and await _lived_beside(cards, other, me):
                 far.add("step-parents", other, await _said(cards, me, (("parent", parent),), "spouse", other))
+                far.spouse_of.setdefault(other, parent)
+    for step in far.ties.get("step-parents", []):  # a step-parent's children who share no parent with me
+        via = await _said(cards, me, (("parent", far.spouse_of[step]), ("spouse", step)))
+        for other in await cards.children(step):
+            if other != me and other not in siblings and not set(await cards.parents(other)) & set(parents):
+                far.add("step-siblings", other, via)
     for spouse in spouses:
         for other in await cards.children(spouse):
             if other not in children and other != me and await _lived_beside(cards, me, other):

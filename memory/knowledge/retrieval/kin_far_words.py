@@ -79,6 +79,12 @@ FAR_NOUNS: dict[str, Nouns] = {
         ("stepdaughter", "stepdaughters"),
         "stepson or stepdaughter",
     ),
+    "step-siblings": (
+        ("step-sibling", "step-siblings"),
+        ("stepbrother", "stepbrothers"),
+        ("stepsister", "stepsisters"),
+        "stepbrother or stepsister",
+    ),
     "parents-in-law": _in_law("parent", "father", "mother"),
     "children-in-law": _in_law("child", "son", "daughter"),
     "siblings-in-law": _in_law("sibling", "brother", "sister"),
@@ -169,10 +175,18 @@ def with_via(kin: Kin, tie: str, names: Sequence[str], shown: Sequence[str]) -> 
         groups.setdefault(keys[name], []).append(said)
     alone = {keys[n]: via.get(n, "") for n in names}
     parts = [
-        f"{names_in_prose(g)} ({how if len(g) > 1 else alone[how]})" if how else names_in_prose(g)
+        _bracketed(names_in_prose(g), how if len(g) > 1 else alone[how]) if how else names_in_prose(g)
         for how, g in groups.items()
     ]
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + f", and {parts[-1]}"
+
+
+def _bracketed(said: str, how: str) -> str:
+    """Return names followed by the chain they are through in brackets, one bracket of one's own ("Maren Selwyn
+    (died in year 315)") taking the chain in: "Maren Selwyn (died in year 315; through her brother Bram …)"."""
+    if said.endswith(")") and "(" in said and " and " not in said and ", " not in said:
+        return f"{said[:-1]}; {how})"
+    return f"{said} ({how})"
 
 
 def _through(how: str) -> str:

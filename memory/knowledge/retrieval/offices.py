@@ -30,6 +30,9 @@ __all__ = [
     "event_key",
     "last_key",
     "office_holders",
+    "office_stem",
+    "title_meant",
+    "titles_meant",
     "today_key",
 ]
 
@@ -119,14 +122,37 @@ def bare_title(text: str) -> str:
     return " ".join(w for w in fold_words(text) if w not in _ARTICLES)
 
 
-def title_meant(bare: str, titles: Sequence[str]) -> str | None:
-    """Return the folded title a typed one means among those canon holds: itself, else the one title that starts
-    with its words ("warden" of "Warden of the Ember Gate"), or None (none, or two that start so)."""
-    held = {bare_title(t) for t in titles}
+#: An office's noun made of a title's word: "the wardenship" (a Warden's office), "the priesthood" (a Priest's).
+_OFFICE_NOUN = re.compile(r"(?P<stem>[a-z][a-z-]+?)(?:ship|hood)")
+
+
+def office_stem(bare: str) -> str | None:
+    """Return the title word an office's noun is made of ("warden" of "wardenship", "knight" of "knighthood"), or
+    None when the words typed are no such noun."""
+    noun = _OFFICE_NOUN.fullmatch(bare)
+    return noun["stem"] if noun is not None else None
+
+
+def titles_meant(bare: str, titles: Sequence[str]) -> list[str]:
+    """Return the folded titles a typed one means among those canon holds: itself; else every title that starts
+    with its words ("warden" of "Warden of the Ember Gate"; "high warden" of both the High Warden of the North and
+    the High Warden of the South, for the answer to name each); else, for an office's noun ("wardenship"), the
+    titles its title word means so, else those holding that word ("High Warden of the North"). None: [] ."""
+    held = sorted({bare_title(t) for t in titles})
     if bare in held:
-        return bare
-    longer = {t for t in held if t.startswith(f"{bare} ")}
-    return longer.pop() if len(longer) == 1 else None
+        return [bare]
+    longer = [t for t in held if t.startswith(f"{bare} ")]
+    stem = office_stem(bare)
+    if longer or stem is None:
+        return longer
+    return titles_meant(stem, held) or [t for t in held if stem in t.split()]
+
+
+def title_meant(bare: str, titles: Sequence[str]) -> str | None:
+    """Return the one folded title a typed one means among those canon holds (`titles_meant`), or None (none, or
+    several: the answer names each)."""
+    meant = titles_meant(bare, titles)
+    return meant[0] if len(meant) == 1 else None
 
 
 def today_key(now: str | None) -> int | None:
@@ -208,12 +234,13 @@ async def _holders(reader: CanonReader, title: str, have: set[int]) -> list[Enti
     if not bare:
         return []
     found: list[EntityMatch] = []
-    # Each word held, not the words run together: "Warden of the Ford" is held by the words of "warden of ford".
-    held = await facts_holding(reader, (HELD_TITLE,), bare.split())
-    bare = title_meant(bare, [s.value or "" for s in held]) or bare  # "Warden": the one title starting so
+    # Each word held, not the words run together: "Warden of the Ford" is held by the words of "warden of ford";
+    # an office's noun by its title's word ("wardenship": "warden").
+    held = await facts_holding(reader, (HELD_TITLE,), [office_stem(bare) or w for w in bare.split()])
+    meant = titles_meant(bare, [s.value or "" for s in held]) or [bare]  # "Warden": the titles starting so
     for statement in held:
         value = statement.value or ""
-        if bare_title(value) != bare or statement.subject_id in have or len(found) >= _MOST:
+        if bare_title(value) not in meant or statement.subject_id in have or len(found) >= _MOST:
             continue
         have.add(statement.subject_id)
         found.append(EntityMatch(entity_id=statement.subject_id, matched=value, window=value, score=_SCORE))

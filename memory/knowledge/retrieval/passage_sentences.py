@@ -8,6 +8,7 @@ import functools
 import re
 
 from memory.chunking.secret import GM_LABEL, secret_title
+from memory.knowledge.field_lines import own_line
 
 __all__ = [
     "EXAMPLE_OPENS",
@@ -47,10 +48,15 @@ def _blocks(text: str) -> tuple[str, ...]:
     blocks: list[str] = []
     current: list[str] = []
     for line in text.splitlines():
-        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line)
+        field = own_line(line)
+        starts = not line.strip() or _HEADING.match(line) or _BLOCK_START.match(line) or field
         if starts and current:
             blocks.append(" ".join(current))
             current = []
+        if field is not None:
+            # A price list's line, a stat's: a block of its own ("Filter mask: 9 cr").
+            blocks.append(_unlabelled(field))
+            continue
         if (
             line.strip()
             and set(line.strip()) <= set("|-: ")

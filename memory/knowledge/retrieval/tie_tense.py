@@ -24,7 +24,7 @@ def held_tie(owner: CanonFact, predicate: str, other: str) -> Hold | None:
 def is_past(owner: CanonFact, facts: Sequence[CanonFact], predicate: str, other: str) -> bool:
     """Return whether the tie with `other` is over: its span ended, or either of the two is dead."""
     held = held_tie(owner, predicate, other)
-    dead = {f.entity_name for f in facts if f.state == "dead"}
+    dead = {f.entity_name for f in facts if f.state == "dead"} | set(owner.deaths)
     return (held is not None and held.ended) or owner.state == "dead" or other in dead
 
 
@@ -46,5 +46,10 @@ def ties_in_tense(
 
 
 def _spanned(owner: CanonFact, predicate: str, other: str) -> str:
+    """Return one of a tie that is over with its span, else, of one dead, when they died ("Hale Marsh (died in year
+    338 of …)")."""
     held = held_tie(owner, predicate, other)
-    return f"{other} ({held.span})" if held is not None and held.span else other
+    if held is not None and held.span:
+        return f"{other} ({held.span})"
+    when = owner.deaths.get(other)
+    return other if when is None else f"{other} (died{' ' + when if when else ''})"

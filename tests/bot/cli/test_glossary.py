@@ -83,6 +83,53 @@ def test_bad_glossary_entries_are_refused_with_a_clear_error_and_nothing_stored(
     listed = run(runner, "glossary", "list", "--campaign", "Reach")
     assert not [e for e in listed if e["own"]]
     missing = runner.invoke(app, ["glossary", "remove", "nothing", "--campaign", "Reach"])
-    assert missing.exit_code != 0 and "is not in this campaign's glossary" in missing.output
-    shipped = runner.invoke(app, ["glossary", "remove", "hp", "--campaign", "Reach"])
-    assert shipped.exit_code != 0 and "another meaning" in shipped.output
+    assert missing.exit_code != 0 and "is neither in this campaign's glossary nor shipped" in missing.output
+    odd = runner.invoke(app, ["glossary", "remove", "<@123>", "--campaign", "Reach"])
+    assert odd.exit_code != 0 and "nor shipped with Lorekeeper" in odd.output
+    assert not [e for e in run(runner, "glossary", "list", "--campaign", "Reach") if e["own"]]
+
+
+BEASTS = """# Bestiary
+
+## Kelp Hound
+
+- **HP** 5
+- **Bite** 2 damage
+
+Kelp hounds hunt the tide flats in packs.
+"""
+
+
+def said(runner: CliRunner, *args: str) -> str:
+    result = runner.invoke(app, [*args, "--campaign", "Reach"])
+    assert result.exit_code == 0, result.output
+    return result.stdout.strip()
+
+
+def test_a_shipped_term_removed_is_read_as_written_until_removed_again(
+    cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    """Another game's "HP" is its own field: the shipped "hp → hit points" hides it until the GM removes it."""
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
+    (tmp_path / "beasts.md").write_text(BEASTS, encoding="utf-8")
+    run(runner, "ingest", str(tmp_path / "beasts.md"), "--campaign", "Reach")
+    assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["known"] is False
+
+    assert said(runner, "glossary", "remove", "HP") == (
+        "“hp” is read as written in this campaign now, not as the shipped “hit points”. Remove it again to bring "
+        "the shipped meaning back."
+    )
+    assert "hp: read as written (the shipped “hit points” is off)" in said(runner, "glossary", "list")
+    assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["text"] == (
+        "Kelp Hound's hp is 5. [1]"
+    )
+    assert said(runner, "glossary", "remove", "hp") == "“hp” is read as the shipped “hit points” again."
+    assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["known"] is False
+
+    # A meaning of the campaign's own over a shipped one: removed, the shipped one is read again.
+    said(runner, "glossary", "add", "hp", "Wounds")
+    assert "hp → Wounds (not the shipped “hit points”)" in said(runner, "glossary", "list")
+    assert said(runner, "glossary", "remove", "hp") == (
+        "Removed from the glossary: “hp” → Wounds. “hp” is read as the shipped “hit points” again."
+    )

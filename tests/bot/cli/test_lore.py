@@ -127,7 +127,7 @@ def test_a_file_imported_again_takes_the_settings_asked(cli: CliRunner, tmp_path
     (same,) = run(cli, "ingest", str(world), "--class", "canon")["imported"]
     assert same["changed"] == [] and same["source"]["hidden"]
     shown = cli.invoke(app, ["ingest", str(world), "--visible", "--campaign", CAMPAIGN])
-    assert shown.exit_code == 0 and "not indexed again; now visible to players" in shown.output
+    assert shown.exit_code == 0 and "nothing new to import; now visible to players" in shown.output
 
 
 def test_prose_imported_without_a_class_says_it_went_in_as_reference(cli: CliRunner, tmp_path: Path) -> None:
@@ -248,7 +248,8 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     path = tmp_path / "world.md"
     path.write_text(WORLD, encoding="utf-8")
     screen = io.StringIO()
-    progress = Progress(Console(file=screen, force_terminal=True, width=120, color_system=None))
+    terminal = Console(file=screen, force_terminal=True, width=120, color_system=None)
+    progress = Progress(terminal, out=terminal)  # a terminal's: the lines are printed above the bars
     update = progress.callback("world.md")
     seen: list[tuple[ImportStage, str, float, float | None]] = []
 
@@ -275,8 +276,47 @@ async def test_the_progress_bar_follows_an_import_stage_by_stage(db: Database, t
     assert seen[2][1:] == ("world.md (embedding)", n, n)
     shown = screen.getvalue()
     assert "world.md (done)" in shown and f"{n}/{n}" in shown and "━" in shown
-    assert f"✓ world.md: imported as source #{report.source.id}" in shown
+    assert f"✓ world.md: imported as “Shattered Isles”, source #{report.source.id}" in shown
     assert not progress.progress.tasks  # a finished file leaves the bar
+
+
+def test_ingest_prints_each_file_then_the_summary_on_stdout_each_on_a_line_of_its_own(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    folder = bible(tmp_path)
+    long_name = folder / "the-glass-reach-setting-and-its-many-drowned-places-for-the-table.md"
+    long_name.write_text(WORLD.replace("Shattered Isles", "Glass Reach"), encoding="utf-8")
+    result = cli.invoke(
+        app, ["ingest", str(folder / "world.md"), str(long_name), "-c", CAMPAIGN, "--class", "canon"]
+    )
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert result.stdout.endswith("\n")
+    assert [line[:12] for line in lines[:2]] == ["✓ world.md: ", "✓ the-glass-"]
+    # A long line is left whole for the screen to wrap.
+    assert lines[1].endswith("2 passages, found by words (search by meaning is switched off)")
+    assert lines[2] == f"Campaign “{CAMPAIGN}”: 2 prose files imported." and len(lines) == 3
+    assert result.stderr == ""  # the bars are drawn on a terminal only
+
+
+def test_a_source_is_listed_by_its_first_heading_with_its_file_beside_it(
+    cli: CliRunner, tmp_path: Path
+) -> None:
+    (tmp_path / "world.md").write_text(WORLD, encoding="utf-8")
+    (tmp_path / "rules.md").write_text("# House Rules [draft]\n\nCritical hits explode.\n", encoding="utf-8")
+    (tmp_path / "notes.md").write_text("Saltmarsh smells of tar.\n", encoding="utf-8")
+    paths = [str(tmp_path / name) for name in ("world.md", "rules.md", "notes.md")]
+    imported = cli.invoke(app, ["ingest", *paths, "-c", CAMPAIGN, "--class", "canon"]).stdout
+    assert "✓ world.md: imported as “Shattered Isles”, source #1 (Canon)" in imported
+    assert "✓ rules.md: imported as “House Rules [draft]”, source #2 (Canon)" in imported
+    listed = [
+        line.split("  [")[0] for line in cli.invoke(app, ["sources", "-c", CAMPAIGN]).stdout.splitlines()
+    ]
+    assert listed == [
+        "#1     Shattered Isles (world.md)",
+        "#2     House Rules [draft] (rules.md)",
+        "#3     notes.md",
+    ]
 
 
 def test_ingest_a_folder_of_books_and_cite_their_pages(cli: CliRunner, tmp_path: Path) -> None:
@@ -310,7 +350,7 @@ def test_the_sources_list_says_a_source_holds_gm_only_sections_to_the_gm(
     assert listed["hidden"] is False and listed["hidden_chunks"] == 1
     gm = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "gm"])
     assert gm.exit_code == 0, gm.output
-    assert f"GM-only sections: 1 of its {listed['chunk_count']} chunks" in gm.stdout
+    assert f"GM-only sections: 1 of its {listed['chunk_count']} passages" in gm.stdout
     player = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "player"])
     assert "isles.md" in player.stdout and "GM-only" not in player.stdout
     assert cli.invoke(app, ["sources", "--campaign", CAMPAIGN]).stdout == player.stdout  # the default

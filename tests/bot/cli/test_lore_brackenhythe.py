@@ -35,6 +35,8 @@ def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = Fals
 
 
 OTTER_FORD = "3 Sheaf, year 650 of the Tallow Years"
+#: When Alda Tarr died, as the answers naming her say it.
+ALDA_DIED = "year 651 of the Tallow Years"
 TREATY = (
     "Under the Treaty of Hythe, the Iron Host keeps the hill forts, the Reed Clans keep the fords, and each pays "
     "the other a tithe of salt every spring."
@@ -158,10 +160,12 @@ READS = {
     ),
     # Parents canon gives no sex: both named, and that canon does not say which.
     "who is wenna's dad": (
-        "Wenna Tarr's parents are Oswin Tarr and Alda Tarr; canon does not say which is the father."
+        f"Wenna Tarr's parents were Oswin Tarr (died on {OTTER_FORD}) and Alda Tarr (died in {ALDA_DIED}); canon "
+        "does not say which is the father."
     ),
     "who's jory tarr's mum": (
-        "Jory Tarr's parents are Oswin Tarr and Alda Tarr; canon does not say which is the mother."
+        f"Jory Tarr's parents were Oswin Tarr (died on {OTTER_FORD}) and Alda Tarr (died in {ALDA_DIED}); canon "
+        "does not say which is the mother."
     ),
     # A spouse, not the wedding's guests.
     "who is bettany married to": "Bettany Quell is married to Hesk Marrow.",
@@ -296,8 +300,9 @@ def test_a_gm_only_parent_reads_to_a_player_as_one_canon_never_named(cli: CliRun
     assert (
         player["who are pell tarr's parents"].replace("Pell", "Sel") == player["who are sel tarr's parents"]
     )
-    assert player["who are sel tarr's parents"] == "Sel Tarr's parent is Oswin Tarr."
+    assert player["who are sel tarr's parents"] == f"Sel Tarr's parent was Oswin Tarr (died on {OTTER_FORD})."
     gm = ask(cli, tmp_path, ["who is pell's mum"], gm=True)
     assert gm["who is pell's mum"] == (
-        "Pell Tarr's parents are Oswin Tarr and Maud Reyne; canon does not say which is the mother."
+        f"Pell Tarr's parents are Oswin Tarr (died on {OTTER_FORD}) and Maud Reyne; canon does not say which is "
+        "the mother."
     )

@@ -133,7 +133,7 @@ def test_kin_three_and_four_generations_out_are_said_with_their_chain(cli: CliRu
         "Who is Dov Brannock's great-grandfather?": "Dov Brannock's great-grandfather is Bram Brannock (through his"
         " mother Lark Brannock and her father Corin Brannock).",
         "who were dov's great great grandmothers": "Dov Brannock's great-great-grandmothers are Gwenna Brannock"
-        " (through his mother Lark Brannock, her father Corin Brannock and his father Bram Brannock), and Orla"
+        " (died in year 320; through his mother Lark Brannock, her father Corin Brannock and his father Bram Brannock), and Orla"
         " Selwyn (through his mother Lark Brannock, her father Corin Brannock and his mother Maren Selwyn).",
         "Who are Aldous Brannock's great-grandchildren?": "Aldous Brannock's great-grandchildren are Lark Brannock"
         " (through his son Bram Brannock and his son Corin Brannock), Fenn Brannock (through his son Bram"
@@ -157,12 +157,12 @@ def test_kin_three_and_four_generations_out_are_said_with_their_chain(cli: CliRu
 
 def test_one_side_of_a_family_is_those_through_a_parent_of_that_side(cli: CliRunner, tmp_path: Path) -> None:
     reads = {
-        "Who is Corin Brannock's paternal grandmother?": "Corin Brannock's grandmother on his father's side is"
-        " Gwenna Brannock.",
+        "Who is Corin Brannock's paternal grandmother?": "Corin Brannock's grandmother on his father's side was"
+        " Gwenna Brannock (died in year 320).",
         "who was corin's grandfather on his mother's side": "Corin Brannock's grandfather on his mother's side is"
         " Cedric Selwyn.",
-        "Who are Corin's cousins on the mother's side?": "Corin Brannock's cousin on his mother's side is Ansel"
-        " Selwyn.",
+        "Who are Corin's cousins on the mother's side?": "Corin Brannock's cousin on his mother's side was Ansel"
+        " Selwyn (died in year 351).",
         "Who is Lark Brannock's maternal grandmother?": "Nothing the table knows names a grandmother of Lark"
         " Brannock on her mother's side.",
     }
@@ -177,11 +177,11 @@ def test_step_parents_and_in_laws_are_walked_through_a_marriage(cli: CliRunner, 
         "Who is Petra Brannock's stepmother?": "Nothing the table knows says who Petra Brannock's stepmother is.",
         "Who is Liese Varn's stepson?": "Liese Varn's stepson is Corin Brannock (her husband Bram Brannock's son).",
         "Who are Nessa's parents-in-law?": "Nessa Brannock's parents-in-law are Bram Brannock and Maren Selwyn"
-        " (through her husband Corin Brannock).",
+        " (died in year 315) (through her husband Corin Brannock).",
         "Who is Bram Brannock's daughter in law?": "Bram Brannock's daughter-in-law is Nessa Brannock (his son"
         " Corin Brannock's wife).",
-        "Who is Ysolde's sister-in-law?": "Ysolde Dunning's sisters-in-law are Liese Varn and Maren Selwyn (through"
-        " her brother Bram Brannock).",
+        "Who is Ysolde's sister-in-law?": "Ysolde Dunning's sisters-in-law are Liese Varn and Maren Selwyn (died in"
+        " year 315) (through her brother Bram Brannock).",
         "Who is Hal Dunning's brother-in-law?": "Hal Dunning's brother-in-law is Bram Brannock (his wife Ysolde"
         " Dunning's brother).",
     }
@@ -264,7 +264,8 @@ def test_a_chain_through_a_gm_only_person_reads_to_a_player_as_if_never_written(
     )
     assert gm["Who is Kit Dunning's great-grandmother?"] == (
         "Kit Dunning's great-grandmothers are Marta Rusk (through his mother Wren Dunning and her father Gideon"
-        " Rusk), and Gwenna Brannock (through his mother Wren Dunning and her mother Ysolde Dunning)."
+        " Rusk), and Gwenna Brannock (died in year 320; through his mother Wren Dunning and her mother Ysolde"
+        " Dunning)."
     )
     assert gm["Who are Marta Rusk's great-grandchildren?"] == (
         "Marta Rusk's great-grandchild is Kit Dunning (through her son Gideon Rusk and his daughter Wren Dunning)."
@@ -374,8 +375,8 @@ def test_an_office_asked_before_its_first_holder_names_no_one(cli: CliRunner, tm
 
 def test_something_else_asked_of_far_kin_reads_them_first(cli: CliRunner, tmp_path: Path) -> None:
     reads = {
-        "When was Dov Brannock's great-grandmother born?": "Dov Brannock's great-grandmother is Maren Selwyn"
-        " (through his mother Lark Brannock and her father Corin Brannock); Maren Selwyn was born in year 286.",
+        "When was Dov Brannock's great-grandmother born?": "Dov Brannock's great-grandmother was Maren Selwyn"
+        " (died in year 315; through his mother Lark Brannock and her father Corin Brannock); Maren Selwyn was born in year 286.",
         "When was Nessa's father-in-law born?": "Nessa Brannock's father-in-law is Bram Brannock (her husband Corin"
         " Brannock's father); Bram Brannock is alive, born in year 280.",
         "Is Corin's stepmother alive?": "Yes: Corin Brannock's stepmother is Liese Varn (his father Bram Brannock's"

@@ -190,8 +190,8 @@ def test_a_player_reads_the_story_told_as_if_the_truth_were_never_written(
         "Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 of the Reed Count."
     ), player
     assert player["who are Wenna Tull's parents?"] == (
-        "Wenna Tull's birth mother is Ysolt Dunmere; Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 "
-        "of the Reed Count and fostered by Old Mag from year 1203."
+        "Wenna Tull's birth mother was Ysolt Dunmere (died in year 1212); Wenna Tull was adopted by Corm Tull on 3 "
+        "Reaping, year 1205 of the Reed Count and fostered by Old Mag from year 1203."
     ), player
     assert player["who is Wenna Tull's father?"] == (
         "Wenna Tull was adopted by Corm Tull on 3 Reaping, year 1205 of the Reed Count."

@@ -78,7 +78,7 @@ READS = {
     "who is wynn's brother": "Wynn Hale's brother is Aldous Hale.",
     "who is aldous's sister": "Aldous Hale's sister is Wynn Hale.",
     "who is aldous hale's father": "Aldous Hale's father is Corvin Hale.",
-    "who is wynn hale's mum": "Wynn Hale's mother is Elsbeth Hale.",
+    "who is wynn hale's mum": "Wynn Hale's mother was Elsbeth Hale (died in year 871 of the Lantern Age).",
     # A character's spouse (`spouse:`), read from both ends.
     "who was maud fenn married to": "Maud Fenn was married to Old Harl.",  # she is dead
     "who is old harl's wife": "Old Harl was married to Maud Fenn.",  # he is dead too
@@ -110,8 +110,10 @@ SECRETS = {
     "who is nessa crane married to": "Nessa Crane is married to Bram Keel.",
     "who is bram keel's wife": "Bram Keel is married to Nessa Crane.",
     # One parent of two, one faction of two, kept for the GM (`{name: ..., gm_only: true}`).
-    "who is pip marsh's father": "Pip Marsh's father is Old Harl.",
-    "who are pip marsh's parents": "Pip Marsh's parents are Ida Marsh and Old Harl.",
+    "who is pip marsh's father": "Pip Marsh's father was Old Harl (died in year 875 of the Lantern Age).",
+    "who are pip marsh's parents": (
+        "Pip Marsh's parents are Ida Marsh and Old Harl (died in year 875 of the Lantern Age)."
+    ),
     "who are the members of the ash raiders": "Bram Keel and Isolde Wren are members of the Ash Raiders.",
     "is isolde wren a member of the ash raiders": "Yes: Isolde Wren is a member of the Ash Raiders.",
 }
@@ -167,7 +169,8 @@ def test_gm_only_fields_read_to_a_player_as_if_never_written(cli: CliRunner, tmp
 
 def test_a_card_says_father_or_mother_where_the_viewer_knows_the_sex(cli: CliRunner) -> None:
     wynn = _card(cli, "Wynn Hale", CAMPAIGN)
-    assert "Corvin Hale is Wynn Hale's father" in wynn and "Elsbeth Hale is Wynn Hale's mother" in wynn
+    # A dead mother was her mother: the tie outlives her, said in the past of her (`canon.wording.dead_ties`).
+    assert "Corvin Hale is Wynn Hale's father" in wynn and "Elsbeth Hale was Wynn Hale's mother" in wynn
     assert "parent" not in wynn
     assert "Corvin Hale is Aldous Hale's father" in _card(cli, "Corvin Hale", CAMPAIGN)
     # Ida Marsh's sex is the GM's: the GM's card says mother, a player's the word it would say without it

@@ -57,7 +57,9 @@ KIN = {
     # Two steps out, walked from the parents the tree gives.
     "who are Tove's siblings": "Tove Moss' sibling is Brann Moss.",
     "who are Arlen Moss's grandchildren": "Arlen Moss' grandchildren are Brann Moss, Tove Moss and Wren Moss.",
-    "who are tove's grandparents": "Tove Moss' grandparents are Arlen Moss and Hesta Moss.",
+    "who are tove's grandparents": (
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss (died in year 360 of the Reed Reckoning)."
+    ),
     "who are Wren's cousins": "Wren Moss' cousins are Brann Moss and Tove Moss.",
     "how many grandchildren does Arlen have": (
         "Arlen Moss has three grandchildren: Brann Moss, Tove Moss and Wren Moss."
@@ -104,8 +106,8 @@ KIN = {
         "Yes: Tove Moss' mother is Ilsa Moss; Ilsa Moss is alive, born in year 327 of the Reed Reckoning."
     ),
     "when did Tove's grandmother die": (
-        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers. Nothing "
-        "the table knows says Arlen Moss died; Arlen Moss is alive, born in year 301 of the Reed Reckoning. Hesta "
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss (died in year 360 of the Reed Reckoning); canon does "
+        "not say which are grandmothers. Nothing the table knows says Arlen Moss died; Arlen Moss is alive, born in year 301 of the Reed Reckoning. Hesta "
         "Moss died in year 360 of the Reed Reckoning."
     ),
     # A wedding with no tie of marriage in canon: the one other who took part in it.
@@ -294,8 +296,8 @@ def test_a_chain_of_kin_is_read_tie_by_tie_as_the_asker_sees_it(cli: CliRunner, 
         "Tove Moss' mother is Ilsa Moss; nothing the table knows says who Ilsa Moss' sister is."
     )
     assert player["who is tove's grandma's husband"] == (
-        "Tove Moss' grandparents are Arlen Moss and Hesta Moss; canon does not say which are grandmothers; "
-        "whose husband do you mean?"
+        "Tove Moss' grandparents are Arlen Moss and Hesta Moss (died in year 360 of the Reed Reckoning); canon does "
+        "not say which are grandmothers; whose husband do you mean?"
     )
     assert player["who is cole's brother's son"].startswith(
         "Cole Moss' sibling is Bram Moss; canon does not say whether Bram Moss is a brother; "

@@ -208,9 +208,10 @@ def test_gm_only_canon_reads_to_a_player_as_a_twin_nobody_hid(cli: CliRunner, tm
         gm=True,
     )
     assert {q: a for q, a in gm.items() if q in HIDDEN and a != HIDDEN[q][2]} == {}
-    # A secret of the other sex is no answer: "her real father" says no mother.
-    assert gm["who is lira reed's true mother"] == "Lira Reed's parents are Tomas Reed and Ilse Marr."
-    assert gm["who is lira's real mum"] == "Nothing the table knows says who lira's real mum is."
+    # A secret of the other sex is no answer: "her real father" says no mother; her true mother is the one canon
+    # names, said as a mother, never as one of her "parents".
+    assert gm["who is lira reed's true mother"] == "Lira Reed's mother is Ilse Marr."
+    assert gm["who is lira's real mum"] == "Lira Reed's mother is Ilse Marr."
     # A member whose membership only the GM may read died that day: the GM's dead, never a player's.
     assert gm["who died in the battle of grey point"] == (
         "Orrin Salt, Bran Tull and Mott Harl died in the Battle of Grey Point. Orrin Salt, a member of the Red "

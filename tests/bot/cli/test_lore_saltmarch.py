@@ -65,7 +65,10 @@ PLAYER = {
     "where is tidehall": ["Tidehall is in Harrowport, in the Saltmarch"],
     "what does the tidewardens want": ["The Tidewardens want to clear the marsh of smugglers"],
     "who was wenna": ["Wenna Vaske was Lady of Saltmarch", "Wenna Vaske died on 14 Ashmoon, year 850"],
-    "who are orrins kids": ["Orrin Vaske's children are Corran Vaske and Tamsin Vaske"],
+    # One of them dead: when he died, beside his name.
+    "who are orrins kids": [
+        "Orrin Vaske's children are Corran Vaske (died on 12 Squallmoon, year 866 of the Age of Tides) and Tamsin Vaske"
+    ],
     "who are the Tidewardens allies": ["The Tidewardens' ally is House Vaske"],
     "who is corran's mother": ["Mereth Vaske"],
     "what happened in 866": ["Wreck of the Sable took place at Sable Reef on 12 Squallmoon, year 866"],

@@ -54,3 +54,12 @@ def test_a_term_the_gm_added_outranks_the_calendar() -> None:
     assert glossary["lr"] == "long rest" and "ac" not in glossary
     assert analyse("what happened in 499 LR", glossary).expanded == "what happened in 499 long rest"
     assert analyse("who was born in 12 AC", glossary).expanded == "who was born in 12 AC"
+
+
+def test_a_term_the_gm_gave_itself_switches_the_shipped_meaning_off() -> None:
+    # Another game's "HP" and "armour" are its own words: the GM removed the shipped meanings (stored as
+    # themselves), and a question keeps them as typed, with no glossary term said to be used.
+    glossary = merged({"HP": "hp", "armour": "Armour"})
+    assert "hp" not in glossary and "armour" not in glossary
+    assert glossary["armour class"] == "armor class" and glossary["ac"] == "armor class"  # the others stay
+    assert expand("kelp hound hp and armour", glossary) == ("kelp hound hp and armour", {})

@@ -225,7 +225,12 @@ def test_a_comparison_with_than_answers_both_and_says_which() -> None:
     answer = comparison(asked, [], [WOLF, DWARF])
     assert answer is not None
     assert (
-        answer.text == "Wolf's speed is 40 ft. [1] Dwarf's speed is 25 feet. [2] Wolf has the higher speed."
+        answer.text
+        == "Yes: Wolf's speed is 40 ft. [1] Dwarf's speed is 25 feet. [2] Wolf has the higher speed."
+    )
+    answer = comparison(analyse("is a dwarf faster than a wolf?"), [], [WOLF, DWARF])
+    assert (
+        answer is not None and answer.text.startswith("No: ") and "Wolf has the higher speed" in answer.text
     )
     for question, field in (
         ("which is heavier, plate armor or chain mail", "weight"),
