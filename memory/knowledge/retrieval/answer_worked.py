@@ -7,7 +7,7 @@ answered):
 1. a table keyed by numbers (`range_rows`) whose key column the number is tied to ("an ability score of 27": the
    column Score), that the question names past its key (its title's or a column's word: "modifier"): the row
    holding the number answers, in the columns the question names (all of them when it names none), naming the
-   number ("for Score 27 (the row 26-27), Modifier +8");
+   number ("In the Ability Scores and Modifiers table, Score 27 falls in the row 26-27: Modifier +8.");
 2. else a sentence saying a formula (`formulas`) whose quantity the number is tied to ("your Strength score"),
    that says what the question asks (a word of the question, not of the passage's title, before the formula:
    "DC", "carrying capacity"): the
@@ -115,7 +115,8 @@ def _row(
         return None
     said = "; ".join(f"{h} {v}".strip() for h, v in cells)
     number = _number_said(given)
-    text = f"{table.title}: for {table.key} {number} (the row {row.label}), {said}. [{first + at}]"
+    named_table = table.title if table.title.casefold().endswith("table") else f"{table.title} table"
+    text = f"In the {named_table}, {table.key} {number} falls in the row {row.label}: {said}. [{first + at}]"
     marked = [c.model_copy(update={"cited": c.number == first + at}) for c in numbered(facts, results)]
     return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
 
