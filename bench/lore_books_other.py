@@ -13,6 +13,12 @@ Sets:
   chapter in Markdown, as the PDF a browser printed of it, or as HTML), with the questions that GM
   asked as a player and more in their forms (`bench/data/lore_saltglass.jsonl`). Tuning material: `--misses`
   prints their wrong answers.
+- `lanternwake`: "Lanternwake", another small game, written by an outsider who saw neither this code nor Saltglass,
+  in other layouts again (`bench/data/lanternwake/books/`: core rules as HTML with definition lists and a weapons
+  table, a bestiary in Markdown with stat lines joined by dots, a gear catalogue as the PDF a browser printed, a
+  chapter of rites whose costs are said in sentences, a setting chapter in HTML), with its 60 questions (45
+  answerable, 15 not; `bench/data/lore_lanternwake.jsonl`), written before any answer was read. Untouched: only
+  its figures are printed, never its misses.
 - `--extra NAME=DIR` (repeatable): another game's books (`DIR/books/`) and questions (`DIR/questions.jsonl`).
   An extra set is untouched: only its figures are printed, never its misses.
 
@@ -47,6 +53,8 @@ from memory.knowledge.answer_models import ShortAnswer
 DATA = Path(__file__).resolve().parent / "data"
 SALTGLASS = DATA / "saltglass" / "books"
 SALTGLASS_QUESTIONS = DATA / "lore_saltglass.jsonl"
+LANTERNWAKE = DATA / "lanternwake" / "books"
+LANTERNWAKE_QUESTIONS = DATA / "lore_lanternwake.jsonl"
 VERDICTS = ("yes", "no")
 
 
@@ -156,6 +164,7 @@ def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool]]:
         "saltglass_md": (saltglass_books(".md"), SALTGLASS_QUESTIONS, True),
         "saltglass_pdf": (saltglass_books(".pdf"), SALTGLASS_QUESTIONS, True),
         "saltglass_html": (saltglass_books(".html"), SALTGLASS_QUESTIONS, True),
+        "lanternwake": (folder_books(LANTERNWAKE), LANTERNWAKE_QUESTIONS, False),
     }
     for spec in extra:
         name, _, folder = spec.partition("=")

@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from bench.lore_books_other import SALTGLASS_QUESTIONS, accepted, read_questions, saltglass_books
+from bench.lore_books_other import (
+    LANTERNWAKE_QUESTIONS,
+    SALTGLASS_QUESTIONS,
+    accepted,
+    read_questions,
+    saltglass_books,
+    sets_of,
+)
 
 
 def test_saltglass_sets_differ_only_in_the_gear_chapters_form() -> None:
@@ -18,6 +25,15 @@ def test_saltglass_questions_have_unique_ids_and_both_kinds() -> None:
     questions = read_questions(SALTGLASS_QUESTIONS)
     assert len({q["id"] for q in questions}) == len(questions)
     assert any(q["answers"] for q in questions) and any(not q["answers"] for q in questions)
+
+
+def test_lanternwake_is_untouched_and_holds_a_quarter_unanswerable() -> None:
+    questions = read_questions(LANTERNWAKE_QUESTIONS)
+    assert len({q["id"] for q in questions}) == len(questions) == 60
+    assert sum(1 for q in questions if not q["answers"]) == 15
+    books, path, readable = sets_of([])["lanternwake"]
+    assert path == LANTERNWAKE_QUESTIONS and not readable  # its misses are never printed
+    assert {p.suffix for p in books} == {".md", ".html", ".pdf"}
 
 
 def test_a_reply_holds_one_string_or_every_string_of_a_list() -> None:
