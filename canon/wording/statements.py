@@ -89,6 +89,9 @@ def shown_validity(view: StatementView, words: Wording | None = None) -> Validit
     if s.kind == StatementKind.RELATION and s.predicate.upper() in LIFELONG and s.validity.world_until:
         return dataclasses.replace(s.validity, world_until=None, world_until_key=None)
     ended = death_end(view, words) if words is not None and not s.validity.world_until else None
+    start = s.validity.world_from_key
+    if ended is not None and ended[1] is not None and start is not None and ended[1] < start:
+        ended = None  # a death before the tie began is no end of it ("from year 300 to 281" says nothing)
     if ended is not None:
         return dataclasses.replace(s.validity, world_until=ended[0], world_until_key=ended[1])
     return s.validity

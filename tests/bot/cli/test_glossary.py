@@ -89,7 +89,11 @@ def test_bad_glossary_entries_are_refused_with_a_clear_error_and_nothing_stored(
     assert not [e for e in run(runner, "glossary", "list", "--campaign", "Reach") if e["own"]]
 
 
-BEASTS = """# Bestiary
+BEASTS = """# Rules
+
+## OA
+
+OA is the Old Arcana, the magic of the drowned kings. Only a lamplighter may learn it.
 
 ## Kelp Hound
 
@@ -109,23 +113,29 @@ def said(runner: CliRunner, *args: str) -> str:
 def test_a_shipped_term_removed_is_read_as_written_until_removed_again(
     cli_env: DatabaseTarget, tmp_path: Path
 ) -> None:
-    """Another game's "HP" is its own field: the shipped "hp → hit points" hides it until the GM removes it."""
+    """Another game's "OA" is its own word: the shipped "oa → opportunity attack" hides it until the GM removes
+    it; a field the book labels with a shipped term ("HP") is found by the player's own word either way."""
     runner = CliRunner()
     assert runner.invoke(app, ["campaign", "create", "Reach"]).exit_code == 0
-    (tmp_path / "beasts.md").write_text(BEASTS, encoding="utf-8")
-    run(runner, "ingest", str(tmp_path / "beasts.md"), "--campaign", "Reach")
-    assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["known"] is False
-
-    assert said(runner, "glossary", "remove", "HP") == (
-        "“hp” is read as written in this campaign now, not as the shipped “hit points”. Remove it again to bring "
-        "the shipped meaning back."
-    )
-    assert "hp: read as written (the shipped “hit points” is off)" in said(runner, "glossary", "list")
+    (tmp_path / "rules.md").write_text(BEASTS, encoding="utf-8")
+    run(runner, "ingest", str(tmp_path / "rules.md"), "--campaign", "Reach")
+    assert run(runner, "lore", "what is oa", "--campaign", "Reach")["answer"]["known"] is False
     assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["text"] == (
         "Kelp Hound's hp is 5. [1]"
     )
-    assert said(runner, "glossary", "remove", "hp") == "“hp” is read as the shipped “hit points” again."
-    assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["known"] is False
+
+    assert said(runner, "glossary", "remove", "OA") == (
+        "“oa” is read as written in this campaign now, not as the shipped “opportunity attack”. Remove it again to "
+        "bring the shipped meaning back."
+    )
+    assert "oa: read as written (the shipped “opportunity attack” is off)" in said(runner, "glossary", "list")
+    assert run(runner, "lore", "what is oa", "--campaign", "Reach")["answer"]["text"] == (
+        "OA is the Old Arcana, the magic of the drowned kings. [1]"
+    )
+    assert (
+        said(runner, "glossary", "remove", "oa") == "“oa” is read as the shipped “opportunity attack” again."
+    )
+    assert run(runner, "lore", "what is oa", "--campaign", "Reach")["answer"]["known"] is False
 
     # A meaning of the campaign's own over a shipped one: removed, the shipped one is read again.
     said(runner, "glossary", "add", "hp", "Wounds")
