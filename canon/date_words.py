@@ -13,29 +13,14 @@ from dataclasses import dataclass
 from rapidfuzz import fuzz, process
 
 from canon.campaign_calendar import CampaignCalendar, fold
+from canon.number_words import CARDINALS, ORDINALS, TENS
 
 _TOKEN = re.compile(r"(?<![\w])[+-]\s*\d+|\d+(?:st|nd|rd|th)(?![^\W\d_])|\d+|[^\W\d_]+|[+-]")
 ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
-_UNITS = {
-    "zero": 0, "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
-    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
-    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
-}  # fmt: skip
-_TENS = {
-    "twenty": 20,
-    "thirty": 30,
-    "forty": 40,
-    "fifty": 50,
-    "sixty": 60,
-    "seventy": 70,
-    "eighty": 80,
-    "ninety": 90,
-}
-_ORDINAL_WORDS = {
-    "first": 1, "second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8,
-    "ninth": 9, "tenth": 10, "eleventh": 11, "twelfth": 12,
-}  # fmt: skip
+_UNITS = {**CARDINALS, "a": 1, "an": 1}
+_TENS = TENS
+_ORDINAL_WORDS = {w: n for w, n in ORDINALS.items() if n <= 12}
 
 
 def tokens(text: str) -> list[str]:

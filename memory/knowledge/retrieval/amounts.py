@@ -10,16 +10,11 @@ from __future__ import annotations
 
 import re
 
+from canon.number_words import CARDINALS, TENS
+
 __all__ = ["amount", "unit"]
 
-_UNITS = {
-    **{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8},
-    **{"nine": 9, "ten": 10},
-    **{"eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16},
-    **{"seventeen": 17, "eighteen": 18, "nineteen": 19, "a": 1, "an": 1},
-    **{"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80},
-    **{"ninety": 90},
-}
+_UNITS = {**CARDINALS, "a": 1, "an": 1, **TENS}
 #: Words saying some, not how many: "a few", "several", "hundreds of".
 _SOME = {"few": (2, 9), "several": (3, 9), "many": (5, 9)}
 _TIMES = {

@@ -8,6 +8,7 @@ import re
 import unicodedata
 from collections.abc import Collection, Sequence
 
+from canon.number_words import CARDINALS, ORDINALS, TENS
 from memory import fulltext
 from memory.knowledge.glossary import RELATED
 from memory.knowledge.question import CHATTER, GENERIC, without_how
@@ -125,66 +126,13 @@ _IRREGULAR = {
 
 
 #: Ordinals in words ("second" is left out: it is a time too), up to the twentieth and the tens after it.
-_ORDINAL_WORDS = {
-    "first": "1",
-    "third": "3",
-    "fourth": "4",
-    "fifth": "5",
-    "sixth": "6",
-    "seventh": "7",
-    "eighth": "8",
-    "ninth": "9",
-    "tenth": "10",
-    "eleventh": "11",
-    "twelfth": "12",
-    **{f"{w}th": str(n) for n, w in enumerate(("thirteen", "fourteen", "fifteen", "sixteen"), 13)},
-    **{f"{w}th": str(n) for n, w in enumerate(("seventeen", "eighteen", "nineteen"), 17)},
-    **{
-        f"{w[:-1]}ieth": str(n)
-        for n, w in zip(
-            range(20, 100, 10),
-            ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"),
-            strict=True,
-        )
-    },
-}
+_ORDINAL_WORDS = {w: str(n) for w, n in ORDINALS.items() if w != "second"}
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
 #: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet"; "one" is left out: it is a pronoun too,
 #: "the one that ..."), up to twenty and the tens after it: players type in words what the books print in figures.
-_NUMBER_WORDS = {
-    w: str(n)
-    for n, w in enumerate(
-        (
-            "two",
-            "three",
-            "four",
-            "five",
-            "six",
-            "seven",
-            "eight",
-            "nine",
-            "ten",
-            "eleven",
-            "twelve",
-            "thirteen",
-        ),
-        2,
-    )
-}
-_NUMBER_WORDS |= {
-    w: str(n)
-    for n, w in enumerate(("fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"), 14)
-}
-_NUMBER_WORDS |= {
-    w: str(n)
-    for n, w in zip(
-        range(20, 100, 10),
-        ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"),
-        strict=True,
-    )
-}
+_NUMBER_WORDS = {w: str(n) for w, n in {**CARDINALS, **TENS}.items() if n >= 2}
 
 
 def _rank(word: str) -> str | None:

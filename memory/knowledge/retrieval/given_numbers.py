@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
+from canon.number_words import CARDINALS, ORDINALS, TENS
 from memory.fulltext import STOPWORDS
 from memory.knowledge.retrieval.answer_words import same_word
 
@@ -29,19 +30,10 @@ __all__ = ["LARGEST", "Given", "givens", "tied"]
 #: The largest number a question gives that a rule is worked with: past it, a figure is not a player's amount.
 LARGEST = 1_000_000
 
-_UNITS = {
-    **{"zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8},
-    **{"nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15},
-    **{"sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19},
-}
-_TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80}
-_TENS |= {"ninety": 90}
+_UNITS = CARDINALS
+_TENS = TENS
 #: Ordinals in words ("second" is left out: it is a time as often).
-_ORDINALS = {
-    **{"first": 1, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6, "seventh": 7, "eighth": 8, "ninth": 9},
-    **{"tenth": 10, "eleventh": 11, "twelfth": 12, "thirteenth": 13, "fourteenth": 14, "fifteenth": 15},
-    **{"sixteenth": 16, "seventeenth": 17, "eighteenth": 18, "nineteenth": 19, "twentieth": 20},
-}
+_ORDINALS = {w: n for w, n in ORDINALS.items() if w != "second" and n <= 20}
 
 #: A question's tokens: a die ("2d6", never a number), a number in figures (signed, with an ordinal's ending or
 #: a unit run into it: "30ft"), a word, or a clause's end.
