@@ -10,6 +10,7 @@ that only the GM can decide and commit.
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -164,8 +165,8 @@ async def test_lore_keeps_hidden_sources_from_players_and_obeys_disable_and_dele
     listed = await emu.invoke(chan, gm, "lore sources")
     assert "Narrator notes" in everything(listed.message) and "🔒 hidden" in everything(listed.message)
     detail = await emu.invoke(chan, gm, "lore source", source=ids["world.md"])
-    assert "Versions (1)" in everything(detail.message) and "used 1×" not in everything(detail.message)
-    assert "Use" in embed_fields(detail.embeds[0])
+    assert "Versions (1)" in everything(detail.message) and "×" not in everything(detail.message)
+    assert re.fullmatch(r"in \d+ answers? · last .+", embed_fields(detail.embeds[0])["Use"]), detail.embeds[0]
 
     # A disabled source is never retrieved, for anyone; enabling brings it back. Only the GM may do either.
     async def refused(command: str, source: int) -> None:
