@@ -40,7 +40,7 @@ __all__ = [
 _ARTICLES = frozenset({"the", "a", "an"})
 _QUOTES = "\"'“”‘’*_"
 _WHAT_IS = re.compile(
-    r"^\s*(?:what|wat|who)(?:\s+(?:(?:kind|sort|type)\s+of\s+[\w-]+\s+)?(?:is|are|was|were|r)|'s|s)\s+"
+    r"^\s*(?:what|wat|who)(?:\s+(?:(?:kind|sort|type)\s+of\s+[\w-]+\s+)?(?:is|are|was|were|r|counts\s+as)|'s|s)\s+"
     r"(?:(?:the|a|an)\s+)?(?P<x>[^?!.]+?)\s*[?!.]*\s*$",
     re.IGNORECASE,
 )

@@ -51,3 +51,8 @@ def test_a_sentence_ending_in_the_name_after_is_defines_it() -> None:
         "Feast of Nine Bells",
     )
     assert not defines("The bells ring louder than the Feast of Nine Bells.", "Feast of Nine Bells")
+
+
+def test_what_counts_as_x_asks_what_x_is() -> None:
+    assert asked_term("what counts as a fumble?") == Term("fumble", True)
+    assert defines("FUMBLE: Two ones on the same roll.", "fumble")
