@@ -56,10 +56,30 @@ _MEANS = (
         re.IGNORECASE,
     ),
 )
-_DOES = re.compile(r"^\s*what\s+(?:does|do)\s+(?:an?|the)\s+(?P<x>[^?!.]+?)\s+do\s*[?!.]*\s*$", re.IGNORECASE)
+_DOES = re.compile(
+    r"^\s*what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?(?P<x>[^?!.]+?)\s+do\s*[?!.]*\s*$", re.IGNORECASE
+)
 #: A word of the question that opens no name ("what is *of* …", "what are *your* …"): another form.
 _NOT_NAMES = frozenset(
-    {"of", "for", "does", "do", "did", "your", "my", "his", "her", "their", "our", "it", "this"}
+    {
+        "of",
+        "for",
+        "does",
+        "do",
+        "did",
+        "your",
+        "my",
+        "his",
+        "her",
+        "their",
+        "our",
+        "it",
+        "this",
+        "i",
+        "you",
+        "we",
+    }
+    | {"they", "he", "she", "that", "these", "those", "one"}
 )
 #: Words after X that ask nothing of it: "what is the Greyhush *exactly*", "what are the Mirelings *like*".
 _FILLER = re.compile(

@@ -158,8 +158,8 @@ _SAME_LABEL = {
 _UNIT = re.compile(r"\s*[(\[][^()\[\]]{1,12}[)\]]\s*$")
 
 
-#: A word after a field's name saying only how it is measured: "Range band", "Plate value", "Speed rating".
-_MEASURES = frozenset({"band", "value", "rating", "score", "rank"})
+#: A word after a field's name saying only how it is measured: "Range band", "Speed rating", "Threat score".
+_MEASURES = frozenset({"band", "rating", "score", "rank"})
 
 
 def _label_fits(asked: str, label: str) -> bool:
