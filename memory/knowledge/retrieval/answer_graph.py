@@ -19,7 +19,6 @@ from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
 from memory.knowledge.retrieval.answer_ago import ago_answer
-from memory.knowledge.retrieval.answer_office_since import office_since_answer
 from memory.knowledge.retrieval.answer_canon import (
     asked_kind,
     asked_states,
@@ -46,6 +45,7 @@ from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
+from memory.knowledge.retrieval.answer_office_since import office_since_answer
 from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
