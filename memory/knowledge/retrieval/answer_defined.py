@@ -106,8 +106,12 @@ def _what_is(
         return None
     name = term.name
     named = [(n, s) for n, s in _prose(results, len(facts) + 1) if term_named(name, s)]
-    if not named or titled(name, results):
-        return None  # X has an entry of its own (a heading naming it: "This spell …"): the word step's answer stands
+    # X has an entry of its own (a heading naming it: "This spell …"): the word step's answer from it stands; one
+    # quoted from another passage (a line naming X in passing) does not.
+    cited = {c.number for c in answer.citations if c.cited}
+    own = [r for n, r in enumerate(results, len(facts) + 1) if n in cited] if answer.known else results
+    if not named or titled(name, own or results):
+        return None
     quoted = _quoted(answer) if answer.known else []
     if any(defines(s, name) for s in quoted):
         return None

@@ -40,7 +40,7 @@ __all__ = [
 _ARTICLES = frozenset({"the", "a", "an"})
 _QUOTES = "\"'“”‘’*_"
 _WHAT_IS = re.compile(
-    r"^\s*(?:what|wat|who)(?:\s+(?:(?:kind|sort|type)\s+of\s+[\w-]+\s+)?(?:is|are|was|were|r)|'s|s)\s+"
+    r"^\s*(?:what|wat|who)(?:\s+(?:(?:kind|sort|type)\s+of\s+[\w-]+\s+)?(?:is|are|was|were|r|counts\s+as)|'s|s)\s+"
     r"(?:(?:the|a|an)\s+)?(?P<x>[^?!.]+?)\s*[?!.]*\s*$",
     re.IGNORECASE,
 )
@@ -56,10 +56,30 @@ _MEANS = (
         re.IGNORECASE,
     ),
 )
-_DOES = re.compile(r"^\s*what\s+(?:does|do)\s+(?:an?|the)\s+(?P<x>[^?!.]+?)\s+do\s*[?!.]*\s*$", re.IGNORECASE)
+_DOES = re.compile(
+    r"^\s*what\s+(?:does|do)\s+(?:(?:an?|the)\s+)?(?P<x>[^?!.]+?)\s+do\s*[?!.]*\s*$", re.IGNORECASE
+)
 #: A word of the question that opens no name ("what is *of* …", "what are *your* …"): another form.
 _NOT_NAMES = frozenset(
-    {"of", "for", "does", "do", "did", "your", "my", "his", "her", "their", "our", "it", "this"}
+    {
+        "of",
+        "for",
+        "does",
+        "do",
+        "did",
+        "your",
+        "my",
+        "his",
+        "her",
+        "their",
+        "our",
+        "it",
+        "this",
+        "i",
+        "you",
+        "we",
+    }
+    | {"they", "he", "she", "that", "these", "those", "one"}
 )
 #: Words after X that ask nothing of it: "what is the Greyhush *exactly*", "what are the Mirelings *like*".
 _FILLER = re.compile(

@@ -169,8 +169,19 @@ _SAME_LABEL = {
 }
 
 
+#: A unit a table's header gives after its name: "Weight (kg)", "Top speed (km/h)", "Price [gl]".
+_UNIT = re.compile(r"\s*[(\[][^()\[\]]{1,12}[)\]]\s*$")
+
+
+#: A word after a field's name saying only how it is measured: "Range band", "Speed rating", "Threat score".
+_MEASURES = frozenset({"band", "rating", "score", "rank"})
+
+
 def _label_fits(asked: str, label: str) -> bool:
-    folded = " ".join(label.casefold().split())
+    folded = _UNIT.sub("", " ".join(label.casefold().split())) or label.casefold()
+    head, _, measure = folded.rpartition(" ")
+    if measure in _MEASURES and head:
+        folded = head  # "Range band", "Plate value": the range, the plate
     if asked == KIND:
         return folded == KIND
     if asked == "alignment" and folded == KIND:

@@ -51,3 +51,43 @@ def test_a_sentence_ending_in_the_name_after_is_defines_it() -> None:
         "Feast of Nine Bells",
     )
     assert not defines("The bells ring louder than the Feast of Nine Bells.", "Feast of Nine Bells")
+
+
+def test_what_counts_as_x_asks_what_x_is() -> None:
+    assert asked_term("what counts as a fumble?") == Term("fumble", True)
+    assert defines("FUMBLE: Two ones on the same roll.", "fumble")
+
+
+def test_what_does_x_do_asks_of_x_with_or_without_its_article() -> None:
+    assert asked_term("what does overwatch do") == Term("overwatch", False)
+    for question in ("what do i do", "what does it do", "what do you do"):
+        assert asked_term(question) is None, question
+
+
+def test_a_line_naming_x_in_passing_gives_way_to_its_definition_though_x_heads_a_price_list() -> None:
+    from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+    from memory.knowledge.retrieval.answer_defined import defined_answer
+    from tests.memory.knowledge.retrieval.test_answer import passage
+
+    roster = passage(
+        "## Roster\n\nEach gang lists its Muscle, its Overwatch and its loot.", "Gangs", chunk_id=1
+    )
+    prices = passage(
+        "## Overwatch\n\n| Kit | Price |\n|---|---|\n| Scope | 4 |", "Market", "Overwatch", chunk_id=2
+    )
+    lexicon = passage(
+        "LEXICON\n\nOVERWATCH. Holding your shot until a foe moves. You fire first when it does. (7.2)",
+        "Lexicon",
+        chunk_id=3,
+    )
+    quoted = ShortAnswer(
+        text="Each gang lists its Muscle, its Overwatch and its loot. [1]",
+        mode=AnswerMode.EXTRACTIVE,
+        known=True,
+        citations=[Citation(number=1, kind="passage", label="Gangs", cited=True)],
+    )
+    answer = defined_answer("what does overwatch do", [], [roster, prices, lexicon], quoted)
+    assert answer is not None and answer.text.startswith("Overwatch: Holding your shot until a foe moves.")
+    assert (
+        "You fire first when it does. [3]" in answer.text
+    )  # the whole entry, without its pointer to the rule
