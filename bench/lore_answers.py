@@ -71,6 +71,15 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   checked absent from every file. Split by the same hash before any answer was read: `outsider_n` (59, 40
   answerable) is tuning material (`--misses` prints its misses), `outsider_o` (61, 50 answerable) is untouched
   like B, E, F, I, K and M.
+- `outsider_p` and `outsider_q`: 120 more (90 answerable, 30 unanswerable), written by a tenth outsider who read only
+  the corpus, over all sixteen files, as players and GMs type them in Discord: the question inside table talk, two
+  sentences, a thing named by description ("the big frog monster"), typos and lower-case shorthand, numbers in
+  words, questions giving their own number ("i have 14 str ..."), conditions asked by their effect, "does it stack",
+  "how long", lists, comparisons, British spellings, a statement with a "?" (some with a wrong number); unanswerable
+  ones (things of other books, editions and games, made-up ones, things the text is silent on) checked absent from
+  every file. Split by the same kind of hash (sha256 of the id, even or odd) into 60 and 60 before any answer was
+  read, 45 answerable and 15 unanswerable each: `outsider_p` is tuning material (`--misses` prints its misses),
+  `outsider_q` is untouched like B, E, F, I, K, M and O.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -127,6 +136,8 @@ OUTSIDER = {
     "outsider_m": Path(__file__).resolve().parent / "data" / "lore_outsider_m.jsonl",
     "outsider_n": Path(__file__).resolve().parent / "data" / "lore_outsider_n.jsonl",
     "outsider_o": Path(__file__).resolve().parent / "data" / "lore_outsider_o.jsonl",
+    "outsider_p": Path(__file__).resolve().parent / "data" / "lore_outsider_p.jsonl",
+    "outsider_q": Path(__file__).resolve().parent / "data" / "lore_outsider_q.jsonl",
 }
 UNTOUCHED = (
     "untouched",
@@ -137,6 +148,7 @@ UNTOUCHED = (
     "outsider_k",
     "outsider_m",
     "outsider_o",
+    "outsider_q",
     "srd_dev_untouched",
 )
 
@@ -304,7 +316,8 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         "--only",
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
-        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i, outsider_j, outsider_k, outsider_l, outsider_m, outsider_n, outsider_o",
+        "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i, outsider_j, outsider_k, outsider_l, outsider_m, outsider_n, outsider_o, "
+        "outsider_p, outsider_q",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

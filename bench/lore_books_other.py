@@ -19,6 +19,14 @@ Sets:
   chapter of rites whose costs are said in sentences, a setting chapter in HTML), with its 60 questions (45
   answerable, 15 not; `bench/data/lore_lanternwake.jsonl`), written before any answer was read. Untouched: only
   its figures are printed, never its misses.
+- `dustwire_tuning` and `dustwire_untouched`: "Dustwire", a third game in layouts unlike the other two and the SRD's
+  (`bench/data/dustwire/books/`: core rules in Markdown under numbered headings ("2.3 Ante") with a boxed note,
+  a glossary page in plain text ("BITE. A die that shows a 7 or an 8."), a bestiary whose stat lines are
+  abbreviations joined by bars ("BRN 2 | QCK 4 | HSK 8"), an outfitter's catalogue printed to a two-column PDF by a
+  browser from `bench/data/dustwire/source/` (tables with units in their headers, a price list, a sidebar), a
+  gazetteer in HTML with asides), with 100 questions in the players' words, jargon and plain words for the same
+  thing (75 answerable, 25 not; `bench/data/lore_dustwire.jsonl`). They were split in two halves by a hash of each
+  id before any answer was read: the tuning half prints its misses under `--misses`, the untouched half never does.
 - `--extra NAME=DIR` (repeatable): another game's books (`DIR/books/`) and questions (`DIR/questions.jsonl`).
   An extra set is untouched: only its figures are printed, never its misses.
 
@@ -56,6 +64,8 @@ SALTGLASS = DATA / "saltglass" / "books"
 SALTGLASS_QUESTIONS = DATA / "lore_saltglass.jsonl"
 LANTERNWAKE = DATA / "lanternwake" / "books"
 LANTERNWAKE_QUESTIONS = DATA / "lore_lanternwake.jsonl"
+DUSTWIRE = DATA / "dustwire" / "books"
+DUSTWIRE_QUESTIONS = DATA / "lore_dustwire.jsonl"
 VERDICTS = ("yes", "no")
 
 
@@ -75,6 +85,11 @@ def folder_books(folder: Path) -> list[Path]:
 def read_questions(path: Path) -> list[dict[str, Any]]:
     """Return a set's questions (`{id, question, answers}`)."""
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def tuning_half(question_id: str) -> bool:
+    """Return whether a question falls in its set's tuning half (the first byte of its id's SHA-256 is even)."""
+    return hashlib.sha256(question_id.encode("utf-8")).digest()[0] % 2 == 0
 
 
 def accepted(text: str, answer: str | Sequence[str]) -> bool:
@@ -162,13 +177,18 @@ async def run_set(
     return report, tally
 
 
-def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool]]:
-    """Return every set: its books, its questions' file and whether its misses may be read."""
-    sets = {
-        "saltglass_md": (saltglass_books(".md"), SALTGLASS_QUESTIONS, True),
-        "saltglass_pdf": (saltglass_books(".pdf"), SALTGLASS_QUESTIONS, True),
-        "saltglass_html": (saltglass_books(".html"), SALTGLASS_QUESTIONS, True),
-        "lanternwake": (folder_books(LANTERNWAKE), LANTERNWAKE_QUESTIONS, False),
+Half = bool | None  # a set's half of its questions file: True tuning, False untouched, None all of it
+
+
+def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool, Half]]:
+    """Return every set: its books, its questions' file, whether its misses may be read, which half it asks."""
+    sets: dict[str, tuple[list[Path], Path, bool, Half]] = {
+        "saltglass_md": (saltglass_books(".md"), SALTGLASS_QUESTIONS, True, None),
+        "saltglass_pdf": (saltglass_books(".pdf"), SALTGLASS_QUESTIONS, True, None),
+        "saltglass_html": (saltglass_books(".html"), SALTGLASS_QUESTIONS, True, None),
+        "lanternwake": (folder_books(LANTERNWAKE), LANTERNWAKE_QUESTIONS, False, None),
+        "dustwire_tuning": (folder_books(DUSTWIRE), DUSTWIRE_QUESTIONS, True, True),
+        "dustwire_untouched": (folder_books(DUSTWIRE), DUSTWIRE_QUESTIONS, False, False),
     }
     for spec in extra:
         name, _, folder = spec.partition("=")
@@ -176,7 +196,7 @@ def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool]]:
         if not name or not (root / "books").is_dir() or not (root / "questions.jsonl").is_file():
             print(json.dumps({"skipped": name or spec, "why": "no books/ or questions.jsonl"}), flush=True)
             continue
-        sets[name] = (folder_books(root / "books"), root / "questions.jsonl", False)
+        sets[name] = (folder_books(root / "books"), root / "questions.jsonl", False, None)
     return sets
 
 
@@ -199,10 +219,13 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     embedder = MiniLMEmbedder()
     reports: list[dict[str, Any]] = []
     try:
-        for name, (books, questions, readable) in sets_of(args.extra).items():
+        for name, (books, path, readable, half) in sets_of(args.extra).items():
             if args.only and name not in args.only.split(","):
                 continue
-            report, tally = await run_set(name, books, read_questions(questions), work, embedder)
+            questions = read_questions(path)
+            if half is not None:
+                questions = [q for q in questions if tuning_half(q["id"]) == half]
+            report, tally = await run_set(name, books, questions, work, embedder)
             reports.append(report)
             print(json.dumps(report, ensure_ascii=False), flush=True)
             if args.misses and readable:

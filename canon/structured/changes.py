@@ -38,7 +38,7 @@ def slot_words(slot: str, names: Mapping[str, str]) -> str:
     key, _, what = rest.partition("|")
     name = _name(key, names)
     if kind == "state":
-        return f"{possessive(name)} {_LIFE.get(what, 'state')}"
+        return f"{possessive(name)} {_LIFE.get(what.partition('|')[0], 'state')}"  # `dead|event`: a death an event tells
     return f"{possessive(name)} {attribute_words(what)}"
 
 

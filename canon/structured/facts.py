@@ -208,6 +208,7 @@ class FactBuilder:
                     continue
                 self._entry_facts(entry, lives.get(entry.id, ()), own)
             self._relation_facts(loaded.result.relations, own)
+            self._death_states(loaded.result.entries, loaded.result.relations, own)
         _keep_secret_ties(facts)
         return facts
 
@@ -335,6 +336,32 @@ class FactBuilder:
                 visibilities[visibility],
                 relation.line,
                 blake(text.encode(), digest_size=10).hexdigest(),
+            )
+
+    def _death_states(
+        self, entries: Iterable[LoreEntry], relations: Iterable[LoreRelation], own: dict[str, Fact]
+    ) -> None:
+        """Add the state `dead` of each one an event's `deaths:` names, from the event's date, as a death accepted
+        in play is kept: their card and `/lore` read them dead. An event kept for the GM, or a death it keeps for
+        the GM, keeps the state for the GM; an undated event's death holds from a date nobody knows."""
+        died_in = [r for r in relations if r.type == "DIED_IN"]
+        if not died_in:
+            return
+        events = {e.id: e for e in entries if e.entity_type == "Event"}
+        for relation in died_in:
+            event = events.get(relation.target_id)
+            if event is None:
+                continue
+            validity = entity_validity(event)
+            if validity.world_from_key is None:
+                validity = _UNKNOWN_START
+            hidden = gm_only(relation.visibility) or gm_only(event.visibility)
+            shown = visibility_of(hidden)
+            subject = self._ids[relation.source_id]
+            fp = statement_fingerprint("state", subject, "state", None, "dead", validity, shown.value)
+            slot = f"state|{relation.source_id}|dead|{event.id}"
+            own[slot] = Fact(
+                slot, StatementKind.STATE, subject, "state", None, "dead", validity, shown, relation.line, fp
             )
 
 

@@ -34,6 +34,11 @@ DATE_KEY = re.compile(
 # The same, after an "in" a sentence written elsewhere put before it ("died in 3rd_age.year_363.month_5.day_3"):
 # a day reads "on 3 Frostmoot, …", anything coarser "in year 363 …".
 _DATE_KEY_AFTER = re.compile(r"(?:\b(?P<prep>in) )?" + DATE_KEY.pattern)
+# A date of a campaign whose years have no eras, stored with its month (`71.month_2.day_7`): the month's label
+# tells it from a number with a decimal point.
+_PLAIN_KEY_AFTER = re.compile(
+    r"(?:\b(?P<prep>in) )?(?<![\w.])(?P<year>-?[0-9]+)\.month_(?P<month>[0-9]+)(?:\.day_(?P<day>[0-9]+))?\b"
+)
 
 
 def _era_phrase(name: str) -> str:
@@ -171,7 +176,14 @@ class CalendarWords:
 
     def in_words(self, text: str) -> str:
         """Return a sentence with every date key in it said in words."""
-        return _DATE_KEY_AFTER.sub(self._key_words, text)
+        return _PLAIN_KEY_AFTER.sub(self._plain_words, _DATE_KEY_AFTER.sub(self._key_words, text))
+
+    def _plain_words(self, match: re.Match[str]) -> str:
+        day = int(match["day"]) if match["day"] else None
+        date = WorldDate(era=None, year=int(match["year"]), month=int(match["month"]), day=day)
+        return (
+            "on " if match["prep"] and day is not None else "in " if match["prep"] else ""
+        ) + self.world_date(date)
 
     def _key_words(self, match: re.Match[str]) -> str:
         if date_hidden(match["era"], self.hidden):

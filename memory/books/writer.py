@@ -102,11 +102,12 @@ class MarkdownWriter:
         self.last_is_item = True
 
     def table(self, rows: list[list[str]]) -> None:
-        """Write rows as a pipe table (the first row is its header)."""
+        """Write rows as a pipe table (the first row is its header; an empty one, for a table that has none, is
+        kept: the rows under it are all rows)."""
         rows = [
             [clean_text(cell).replace("|", "\\|") for cell in row]
-            for row in rows
-            if any(c.strip() for c in row)
+            for index, row in enumerate(rows)
+            if any(c.strip() for c in row) or (index == 0 and len(rows) > 1)
         ]
         if not rows:
             return

@@ -255,15 +255,19 @@ class Answerer(DescribedAsking):
     ) -> dict[str, str]:
         """Return the glossary a question is read through (`glossary`), kept while nothing shown changes."""
         calendar = await self.retriever.calendar(campaign_id, viewer=viewer, knowing=knowing, reads=reads)
+        book = await self.retriever.book_terms(campaign_id, viewer=viewer, knowing=knowing, reads=reads)
         key = ("glossary", campaign_id, viewer, knowing)
-        return await reads.once(key, lambda: self._glossary(campaign_id, calendar))
+        return await reads.once(key, lambda: self._glossary(campaign_id, calendar, book))
 
-    async def _glossary(self, campaign_id: int, calendar: CampaignCalendar) -> dict[str, str]:
-        """Return the campaign's own terms over the shipped ones its calendar (the viewer's) leaves."""
+    async def _glossary(
+        self, campaign_id: int, calendar: CampaignCalendar, book: Mapping[str, str] | None = None
+    ) -> dict[str, str]:
+        """Return the campaign's own terms over the plain words its readable books define their terms by
+        (`book`), over the shipped ones its calendar (the viewer's) leaves."""
         async with self.db.session() as session:
             campaign = await campaigns.get_campaign(session, campaign_id)
         own = (campaign.settings or {}).get(GLOSSARY_SETTINGS)
-        return merged(own if isinstance(own, dict) else None, calendar_words(calendar))
+        return merged(own if isinstance(own, dict) else None, calendar_words(calendar), book)
 
     async def _compared(
         self,

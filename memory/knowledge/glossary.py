@@ -221,11 +221,27 @@ def clean_term(term: str) -> str:
     return folded if _TERM.match(folded) and len(folded) <= MAX_TERM_CHARS else ""
 
 
-def merged(campaign: Mapping[str, str] | None = None, calendar: Collection[str] = ()) -> dict[str, str]:
+def merged(
+    campaign: Mapping[str, str] | None = None,
+    calendar: Collection[str] = (),
+    book: Mapping[str, str] | None = None,
+) -> dict[str, str]:
     """Return the glossary a campaign's questions are read through: the shipped one without the words its calendar
-    gives (`calendar`, folded as `canon.date_words.calendar_words` gives them), with the campaign's own terms over
-    it (a term the GM added outranks the calendar)."""
+    gives (`calendar`, folded as `canon.date_words.calendar_words` gives them), under the plain words the books
+    define their own terms by (`book`: {"vacuum": "cold"}, `memory.knowledge.retrieval.book_terms`), with the
+    campaign's own terms over all (a term the GM added outranks the calendar). A shipped term whose meaning, or
+    whose own spelling, the books define is read as the books' term ("armor" as "plate" where the books say
+    "PLATE. Armour.")."""
     terms = {term: meaning for term, meaning in SHIPPED.items() if fold(term) not in calendar}
+    for phrase, term in (book or {}).items():
+        if fold(phrase) in calendar:
+            continue
+        for shipped, meaning in SHIPPED.items():
+            if meaning == phrase and shipped not in book:  # type: ignore[operator]
+                terms[shipped] = term
+            elif shipped == phrase and meaning not in book:  # type: ignore[operator]
+                terms[meaning] = term
+        terms[phrase] = term
     for term, meaning in (campaign or {}).items():
         key = clean_term(term)
         if key and clean_term(meaning) == key:  # read as written: a shipped meaning switched off

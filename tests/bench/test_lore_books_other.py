@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from bench.lore_books_other import (
+    DUSTWIRE_QUESTIONS,
     LANTERNWAKE_QUESTIONS,
     SALTGLASS_QUESTIONS,
     accepted,
     read_questions,
     saltglass_books,
     sets_of,
+    tuning_half,
 )
 
 
@@ -31,9 +33,22 @@ def test_lanternwake_is_untouched_and_holds_a_quarter_unanswerable() -> None:
     questions = read_questions(LANTERNWAKE_QUESTIONS)
     assert len({q["id"] for q in questions}) == len(questions) == 60
     assert sum(1 for q in questions if not q["answers"]) == 15
-    books, path, readable = sets_of([])["lanternwake"]
-    assert path == LANTERNWAKE_QUESTIONS and not readable  # its misses are never printed
+    books, path, readable, half = sets_of([])["lanternwake"]
+    assert path == LANTERNWAKE_QUESTIONS and not readable and half is None  # its misses are never printed
     assert {p.suffix for p in books} == {".md", ".html", ".pdf"}
+
+
+def test_dustwire_is_split_in_halves_by_its_ids_and_only_the_tuning_half_is_readable() -> None:
+    questions = read_questions(DUSTWIRE_QUESTIONS)
+    assert len({q["id"] for q in questions}) == len(questions) == 100
+    assert sum(1 for q in questions if not q["answers"]) == 25
+    sets = sets_of([])
+    assert sets["dustwire_tuning"][1:] == (DUSTWIRE_QUESTIONS, True, True)
+    assert sets["dustwire_untouched"][1:] == (DUSTWIRE_QUESTIONS, False, False)
+    assert {p.suffix for p in sets["dustwire_tuning"][0]} == {".md", ".txt", ".pdf", ".html"}
+    tuning = [q for q in questions if tuning_half(q["id"])]
+    assert 40 <= len(tuning) <= 60  # a fixed hash of the id, so the halves never move
+    assert [tuning_half(f"dustwire-00{n}") for n in (1, 2, 3)] == [False, False, True]
 
 
 def test_a_reply_holds_one_string_or_every_string_of_a_list() -> None:

@@ -15,6 +15,7 @@ from canon.wording import in_prose
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import sentences
+from memory.knowledge.retrieval.named_in import names_one
 
 __all__ = ["died_in_event"]
 
@@ -25,9 +26,8 @@ def _told(event: CanonFact, name: str) -> str | None:
     """Return the sentence of the event's description naming the one who died in it, or None."""
     head = f"{possessive(event.entity_name)} description: "
     described = event.description or next((f[len(head) :] for f in event.facts if f.startswith(head)), "")
-    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
     for sentence in sentences(described):
-        if any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in words):
+        if names_one(sentence, name):
             return sentence.strip().rstrip(".")
     return None
 

@@ -24,6 +24,7 @@ from memory.knowledge.retrieval.lives import (
     death_cause,
     held_at,
     last_placed,
+    own_death,
     pronoun,
     told_death,
     typed_death,
@@ -101,6 +102,11 @@ def _cause(fact: CanonFact, described: str | None, facts: Sequence[CanonFact]) -
     """Return how someone died as canon tells it, after who killed them where the card ties it ("Hob Greave
     killed Sef Rook"), or None (none for one canon has living)."""
     if fact.state not in ("dead", None, ""):
+        if fact.state == "alive" and fact.life is not None and fact.life.born and not fact.life.died:
+            # Alive only as a birth makes one: a death the world tells of them in words is still theirs.
+            return own_death(fact.entity_name, described) or told_death(
+                fact.entity_name, [f for f in facts if f is not fact]
+            )
         return None
     cause = (  # the cause canon types (as the asker may see it) before the description's telling
         typed_death(fact)
@@ -133,29 +139,14 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
         described = fact.description or attribute_value(fact, "description")
         # A prison only the description or a typed fact tells, of one canon gives no life.
         held_only = _WHERE_HELD.search(folded) and (held_at(described) or typed_held(fact))
-        if not (_lives(fact) or held_only) or not _about(question, fact):
+        # A death only the description tells, of one canon gives no life.
+        died_only = not _lives(fact) and _HOW_DIED.search(folded) and own_death(fact.entity_name, described)
+        if not (_lives(fact) or held_only or died_only) or not _about(question, fact):
             continue
         if _HOW_DIED.search(folded):
-            cause = _cause(fact, described, facts)
-            if not cause and (evented := died_in_event(fact, number, facts)):
-                return evented  # an event's `deaths:` tells it
-            death = _line(fact, _DEATH_LINE)
-            if cause and death and " died " not in death:
-                death = None  # "… is dead" says nothing the cause does not
-            if death and not cause and ", in " not in death:
-                # A date is no manner: say that nothing tells how, then what canon does say.
-                return (
-                    f"Nothing the table knows says how {fact.entity_name} died; {death}. [{number}]",
-                    number,
-                )
-            told = _one_sentence(fact, cause, death) if cause and death else cause or death
-            if told:  # the GM is told what players are told beside the truth
-                if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
-                    told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
-                return told_beside((f"{told}. [{number}]", number), fact, "cause of death")
-            living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
-            if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
-                return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
+            how = _how_died(folded, fact, number, facts, described)
+            if how is not None:
+                return how
             continue
         if _WHERE_DIED.search(folded) and fact.state == "dead":
             cause = death_cause(fact.entity_name, described)
@@ -205,6 +196,34 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             dated = _when_answer(folded, fact, number)
             if dated is not None:
                 return dated
+    return None
+
+
+def _how_died(
+    folded: str, fact: CanonFact, number: int, facts: Sequence[CanonFact], described: str | None
+) -> tuple[str, int] | None:
+    """Return how someone died as canon or the world's words tell it, that nothing says they died of one canon
+    has alive, or None (the next card may tell it)."""
+    cause = _cause(fact, described, facts)
+    if not cause and (evented := died_in_event(fact, number, facts)):
+        return evented  # an event's `deaths:` tells it
+    death = _line(fact, _DEATH_LINE)
+    if cause and death and " died " not in death:
+        death = None  # "… is dead" says nothing the cause does not
+    if death and not cause and ", in " not in death:
+        # A date is no manner: say that nothing tells how, then what canon does say.
+        return (
+            f"Nothing the table knows says how {fact.entity_name} died; {death}. [{number}]",
+            number,
+        )
+    told = _one_sentence(fact, cause, death) if cause and death else cause or death
+    if told:  # the GM is told what players are told beside the truth
+        if _WHO_DID.search(folded) and not fact.tied("KILLED"):  # "… and who did it": nobody named
+            told += f". Nothing the table knows names anyone who killed {fact.entity_name}"
+        return told_beside((f"{told}. [{number}]", number), fact, "cause of death")
+    living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
+    if living and fact.state != "dead":  # "how did Wenna die" of one canon has alive
+        return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number
     return None
 
 

@@ -161,7 +161,11 @@ def _answered(
     if said is not None:
         return said  # what X is, why, the number or name asked: said, or nothing known (`answer_defined`)
     if not answer.known:
-        strange = bool(results) and bool(strange_words(question, unknown, results))
+        # The passages found not holding what the question names ("morale of a 3rd rank gunner" finding a
+        # gunner's feature) answer only a question describing what it asks about, as with a word no source holds.
+        strange = bool(results) and (
+            bool(strange_words(question, unknown, results)) or _elsewhere(question, results, unknown)
+        )
         answer = described(question, facts, results, unknown, strange) or answer
     # "fighting a rust monster …, what happens to the sword": the asking clauses, of the passages the scene names.
     answer = by_clauses(

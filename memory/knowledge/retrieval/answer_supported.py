@@ -63,7 +63,8 @@ _ASKING = re.compile(
 #: one only in its own words.
 _MEASURE_WORDS = {
     "tall": ("tall", "height", "high", "short", "towering"),
-    "high": ("high", "height", "tall", "towering"),
+    # How high a thing goes is said by how far it rises ("the tide rises 12 feet").
+    "high": ("high", "height", "tall", "towering", "rise", "rises", "rising", "raise", "raises", "raised"),
     "deep": ("deep", "depth", "shallow"),
     "wide": ("wide", "width", "across", "broad", "narrow", "thick", "radius", "diameter"),
 }

@@ -11,7 +11,9 @@ nothing_known`), word for word as of a name nobody wrote.
 `another_kind`: a question naming a thing by a qualifier and a noun ("the *aristocratic* lifestyle", "a *silver*
 key") is not answered by a sentence saying that noun with another qualifier before it ("a *modest* lifestyle",
 "the *iron* key") and the question's qualifier nowhere: it tells of another kind of the thing. A number or a
-little word before the noun ("one key", "your key") qualifies nothing.
+little word before the noun ("one key", "your key") qualifies nothing, nor does a verb before a name the sentence
+goes on with as the question does ("can I *fire* plasma lance cells" / "*charge* plasma lance cells": the noun
+starts the same name in both, and the words before it act on it).
 """
 
 from __future__ import annotations
@@ -32,6 +34,8 @@ __all__ = ["another_kind", "beside_the_point", "named_in", "off_the_point"]
 _CITATION = re.compile(r"\s*\[\d+\]")
 #: Two words one after the other in a clause (no mark between them).
 _PAIR = re.compile(r"(?=\b([^\W\d_]+)\s+([^\W\d_]+)\b)")
+#: The word right after another, in the same clause.
+_NEXT = re.compile(r"\s+([^\W\d_]+)")
 #: Words before a noun that count or point, never a kind: "one key", "each key", "any key".
 _NO_KIND = frozenset(
     {
@@ -106,9 +110,10 @@ def another_kind(
     typed = fold_words(question.expanded)
     # "which beast haunts …": the word after "which" is the kind asked, not a qualifier.
     start = 2 if typed[:1] in (["which"], ["what"]) else 0
+    rest = typed[start:]
     pairs = [
-        (a, n)
-        for a, n in pairwise(typed[start:])
+        (a, n, rest[i + 2] if i + 2 < len(rest) else "")
+        for i, (a, n) in enumerate(pairwise(rest))
         if a in subject and n in subject and _content(a) and _content(n) and a != n
     ]
     first = len(facts) + 1
@@ -121,14 +126,24 @@ def another_kind(
         return False
     text = _CITATION.sub("", answer.text)
     said = set(fold_words(" ".join([text, *(" ".join([*r.heading_path, r.text]) for r in quoted)])))
-    for qualifier, noun in pairs:
+    for qualifier, noun, after in pairs:
         if has_word(said, qualifier):
             continue
         for match in _PAIR.finditer(text):
             other, named = match.group(1).casefold(), match.group(2).casefold()
             if has_word({named}, noun) and _content(other) and not has_word(set(typed), other):
+                # "fire plasma lance" / "charge plasma lance": the noun goes on as in the question, the name it
+                # starts is the same; the word before it is a verb acting on it, no other kind.
+                if after and _goes_on_as(text[match.end(2) :], after):
+                    continue
                 return True
     return False
+
+
+def _goes_on_as(rest: str, after: str) -> bool:
+    """Return whether the text after a noun goes on with the question's word after it, an ending apart."""
+    following = _NEXT.match(rest)
+    return following is not None and has_word({following.group(1).casefold()}, after)
 
 
 def off_the_point(

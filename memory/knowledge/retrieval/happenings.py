@@ -22,6 +22,7 @@ from dataclasses import replace
 from canon.errors import GameError
 from canon.graph.reader import CanonReader, facts_holding, happened_in_year
 from canon.models import Entity, EntityCard, EntityRef, Statement
+from canon.tables import StatementRow
 from canon.wording import CalendarWords
 from memory.knowledge.retrieval.answer_lives import asks_how_died
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
@@ -176,13 +177,34 @@ async def death_events(reader: CanonReader, question: str, named: Sequence[Entit
             and v.object is not None
             and v.statement.predicate.upper() == "DIED_IN"
         ][:_DYING]
-        for event in events:
+        told = [] if events else await _telling_events(reader, card.entity.name)
+        for event in [*events, *told]:
             if event.id in have:
                 continue
             have.add(event.id)
             found.append(
                 EntityMatch(entity_id=event.id, matched=match.window, window=match.window, score=_PLACE_SCORE)
             )
+    return found
+
+
+async def _telling_events(reader: CanonReader, name: str) -> list[EntityRef]:
+    """Return the events (at most `_DYING`) whose description names someone by their whole name, for one canon
+    ties to no event of their death: "… Nella Tamsin was carried off by the cough" may tell how they died."""
+    said = await reader.statements(
+        predicates=["description"], where=[StatementRow.value.contains(name)], with_evidence=False
+    )
+    found: list[EntityRef] = []
+    for statement in said:
+        try:
+            card = await reader.card(statement.subject_id, with_evidence=False)
+        except GameError:  # hidden from this asker, or retconned
+            continue
+        entity = card.entity
+        if entity.type == "Event" and all(e.id != entity.id for e in found):
+            found.append(EntityRef(id=entity.id, name=entity.name, type=entity.type))
+        if len(found) == _DYING:
+            break
     return found
 
 

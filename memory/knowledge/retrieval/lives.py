@@ -24,6 +24,7 @@ from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.relations import possessive, relation_sentence, sex_of
 from memory.knowledge.answer_models import Life
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.named_in import name_words, names_one
 
 #: The scenes' columns the story's date is read from (`memory.scene_tables.SceneRow`'s): a question that reads them
 #: needs no ORM row, whose partial index would load the PostgreSQL dialect on SQLite too.
@@ -48,10 +49,10 @@ __all__ = [
 #: How a description says someone died: "drowned in the Weeping Sound", "was slain at the ford".
 _DEATH_CAUSE = re.compile(
     r"\b(?:who\s+)?((?:was\s+|were\s+)?(?:drowned|died|perished|starved|froze|burned|burnt|hanged|hung|"
-    r"succumbed|bled\s+to\s+death|fell\s+(?:at|in(?!\s+love)|on|during|defending|fighting|beside|before|"
+    r"succumbed|choked|suffocated|carried\s+off\b|bled\s+to\s+death|fell\s+(?:at|in(?!\s+love)|on|during|defending|fighting|beside|before|"
     r"under|to\s+(?:his|her|their)\s+death|from)\b|"
     r"(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|lost|shot|"
-    r"assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart)\b)"
+    r"assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart|gored|impaled|bludgeoned|throttled|garrott?ed)\b)"
     r"[^.;!?]*)",
     re.IGNORECASE,
 )
@@ -88,7 +89,7 @@ def _said(description: str | None, pattern: re.Pattern[str]) -> str | None:
 #: Verbs a death is done by: bare after a comma ("…'s daughter, poisoned in secret") they are passive.
 _DONE_BY = re.compile(
     r"^(?:killed|slain|poisoned|murdered|executed|beheaded|stabbed|strangled|smothered|crushed|hanged|hung|"
-    r"shot|assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart)\b",
+    r"shot|assassinated|cut\s+down|struck\s+down|trampled|mauled|devoured|sacrificed|torn\s+apart|gored|impaled|bludgeoned|throttled|garrott?ed|carried\s+off)\b",
     re.IGNORECASE,
 )
 
@@ -100,6 +101,24 @@ def death_cause(name: str, description: str | None) -> str | None:
     if said and _DONE_BY.match(said):
         said = f"was {said}"
     return f"{name} {said}" if said else None
+
+
+def own_death(name: str, description: str | None) -> str | None:
+    """Return how a description says its own subject died, as `death_cause` says it, only where the sentence's
+    subject is theirs: the clause opens the sentence ("Mauled by the serpent …"), or follows only a pronoun or a
+    word of their name ("He was drowned in …"). Read where canon holds no death, so that "whose father drowned"
+    is no death of theirs; None when no sentence says it so."""
+    if not description:
+        return None
+    own = {w.casefold() for w in re.findall(r"[^\W\d_]+", name)}
+    for sentence in re.split(r"(?<=[.!?])\s+", description):
+        if _ACTIVE.search(sentence):
+            continue
+        for found in _DEATH_CAUSE.finditer(sentence):
+            subject = sentence[: found.start()].strip().casefold().split()
+            if not subject or subject in (["he"], ["she"], ["they"]) or own.issuperset(subject):
+                return death_cause(name, sentence[found.start(1) :])
+    return None
 
 
 #: Typed facts telling how someone died ("cause of death: a poisoned arrow", "killed by: …", "died of: …").
@@ -224,13 +243,13 @@ _DESCRIPTION = re.compile("description")
 def told_death(name: str, events: Sequence[CanonFact]) -> str | None:
     """Return the sentence of an event's description telling how someone died in it ("Old Oswin Tarr drowned
     in the shallows …"): a death's verb and a word of their name (not the event's) in one sentence; or None."""
-    words = [w for w in re.findall(r"[^\W\d_]+", name) if len(w) > 2]
+    words = name_words(name)
     for event in events:
         typed = event.typed(_DESCRIPTION)
         told = event.description or (typed[1] if typed else "")
         for sentence in re.split(r"(?<=[.!?])\s+", told):
             own = [w for w in words if w.casefold() not in event.entity_name.casefold()]
-            named = any(re.search(rf"\b{re.escape(w)}\b", sentence) for w in own)
+            named = names_one(sentence, name, own)
             if named and _DEATH_CAUSE.search(sentence) and not _ACTIVE.search(sentence):
                 return sentence.strip().rstrip(".")
     return None

@@ -76,6 +76,24 @@ def _blocks(text: str) -> tuple[str, ...]:
 
 #: A block led by a bold name: `***Hellish Resistance.*** You have ...`, `**Cost:** 5 gp`.
 _BOLD_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.:]?\s+(?=\S)")
+#: A block led by a term in capitals, as a glossary prints its entries: `BITE. A die that shows …`,
+#: `JUMPING THE WIRE — when a sled …` (two letters at least; a Roman numeral is a number, not a term).
+_CAPITALS_LEAD = re.compile(
+    r"^\s*(?:[-*+•]\s+)?(?![IVXLCDM]+[.\s])([A-Z][A-Z'’-]+(?: [A-Z][A-Z'’-]*){0,3})(?:\.|\s+[—–-])\s+(?=\S)"
+)
+#: A glossary entry's pointer to the rule it sums up, at its end: "(4.3)", "(see 2.1)", "(p. 12)".
+_CROSS_REFERENCE = re.compile(
+    r"\s*\((?:see\s+)?(?:p\.\s*|page\s+|§\s*)?\d+(?:[.,–-]\s*\d+)*\)\s*$", re.IGNORECASE
+)
+_SMALL_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "and", "or", "for", "by"})
+
+
+def _entry_term(capitals: str) -> str:
+    """Return a term printed in capitals as a name is written ("JUMPING THE WIRE": "Jumping the Wire")."""
+    words = capitals.casefold().split()
+    return " ".join(w if i and w in _SMALL_WORDS else w[:1].upper() + w[1:] for i, w in enumerate(words))
+
+
 #: The italic line just under a heading: the entry's kind ("*3rd-level evocation*"), not a sentence of it.
 _KIND_LINE = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
 #: A table row is short and still a fact ("Hard 20").
@@ -97,6 +115,15 @@ def _sentences(text: str) -> tuple[str, ...]:
         lead = _BOLD_LEAD.match(block)
         if lead is not None:
             block = f"{lead.group(1).strip()}: {block[lead.end() :]}"
+        elif (capitals := _CAPITALS_LEAD.match(block)) is not None:
+            # A glossary entry: its term stays with its meaning ("Bite: A die that shows a 7 or an 8."), and a
+            # short entry is one sentence: what it says after its meaning ("PLATE. Armour. It comes off every
+            # hit.") is said of the term, which no other of its sentences names.
+            block = f"{_entry_term(capitals.group(1))}: {block[capitals.end() :]}"
+            entry = _CROSS_REFERENCE.sub("", " ".join(_MARKUP.sub(" ", block).split()))
+            if len(entry) <= SENTENCE_CHARS:
+                found.append(entry)
+                continue
         clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
         shortest = MIN_ROW_CHARS if block.lstrip().startswith("|") else MIN_SENTENCE_CHARS
         for piece in _SENTENCE.split(clean):

@@ -24,6 +24,7 @@ from memory.knowledge.repository import SourceLite, retrievable, split_lineage_s
 from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
 from memory.knowledge.retrieval.asking_intent import without_intent
 from memory.knowledge.retrieval.assemble import Found, assemble
+from memory.knowledge.retrieval.book_terms import BookTerms
 from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
@@ -60,6 +61,8 @@ class Retriever(CampaignReads):
         self.semantic = SemanticSearch(vectors=vectors, embedder=embedder)
         self.entities = EntityFinder(ontology_for)
         self.typos = TypoFixer()
+        #: The plain words the books define their terms by, per set of readable versions (`book_terms`).
+        self.book_words = BookTerms()
         self._campaigns = {}
         #: What questions read that holds until something shown is written (`question_reads`).
         self.kept = KeptReads(db)
@@ -297,6 +300,21 @@ class Retriever(CampaignReads):
                 if typed in named or await self.typos.exists(session, typed, allowed, unseen):
                     del found[typed]
         return corrected(question, found)
+
+    async def book_terms(
+        self,
+        campaign_id: int,
+        *,
+        viewer: Viewer,
+        knowing: Knowing | None = None,
+        reads: Reads | None = None,
+    ) -> dict[str, str]:
+        """Return {plain words: the book's term} from the definitions in the sources the viewer may read
+        (`book_terms`)."""
+        async with self.db.session() as session:
+            _, steps = await self._campaign(session, campaign_id)
+            _, _, allowed, _, unseen = await _readable(session, campaign_id, steps, viewer, knowing, reads)
+            return await self.book_words.of(session, allowed, unseen, SearchConfig())
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

@@ -76,3 +76,39 @@ def test_lone_pieces_far_from_a_table_are_not_its_rows() -> None:
 
 def test_one_row_is_no_table() -> None:
     assert table_rows([_line(500, (50, "Name"), (150, "Cost"))], 0, 10.0) is None
+
+
+def test_a_header_printed_on_two_lines_and_names_wrapped_round_a_centred_row_read_as_one_row_each() -> None:
+    # A browser centres a row's short cells between the two lines of a long name, and a header's one-word cells
+    # between the two lines of the others ("Mass" over "(t)").
+    lines = [
+        _line(700, (130, "**Thrust**"), (190, "**Mass**")),
+        _line(695, (40, "**Drive**"), (250, "**Crew**")),
+        _line(690, (130, "**(kN)**"), (190, "**(t)**")),
+        _line(678, (40, "Harrow")),
+        _line(673, (130, "900"), (190, "12"), (250, "3")),
+        _line(668, (40, "torch-drive")),
+        _line(656, (40, "Ion skiff"), (130, "40"), (190, "2"), (250, "1")),
+    ]
+    start, end, rows = table_rows(lines, 0, 10.0) or (0, 0, [])
+    assert (start, end) == (0, 6)
+    assert rows == [
+        ["**Drive**", "**Thrust (kN)**", "**Mass (t)**", "**Crew**"],
+        ["Harrow torch-drive", "900", "12", "3"],
+        ["Ion skiff", "40", "2", "1"],
+    ]
+
+
+def test_a_price_list_has_no_header_and_its_amounts_set_flush_right_are_one_column() -> None:
+    lines = [
+        _line(500, (50, "Oxygen candle, box"), (210, "12 cr")),
+        _line(488, (50, "Ration bar"), (216, "2 cr")),
+        _line(476, (50, "Vacuum tape"), (216, "3 cr")),
+    ]
+    _, _, rows = table_rows(lines, 0, 10.0) or (0, 0, [])
+    assert rows == [
+        ["", ""],
+        ["Oxygen candle, box", "12 cr"],
+        ["Ration bar", "2 cr"],
+        ["Vacuum tape", "3 cr"],
+    ]

@@ -144,3 +144,21 @@ def test_another_kind_of_the_thing_asked_is_nothing_known() -> None:
     assert not answer.known
     assert answer.text.startswith("Nothing the table knows")
     assert "3 credits" in reply(analyse("how many credits per day is a private berth"), [], [BERTHS]).text
+
+
+def test_a_verb_before_a_name_the_sentence_goes_on_with_is_no_other_kind() -> None:
+    # "fire plasma lance": "fire" acts on the Plasma Lance, as "charge" does in the sentence; the question goes
+    # on with "lance" as the sentence does, so the two name one thing and neither word is a kind of it.
+    lance = passage(
+        "7.2 PLASMA LANCE. When you charge plasma lance cells, each one holds 4 shots.",
+        "Starfall Rules",
+        "Part 7: Arms",
+        "7.2 Plasma Lance",
+        chunk_id=27,
+    )
+    said = _quoted("When you charge plasma lance cells, each one holds 4 shots.", 1)
+    assert not another_kind(
+        analyse("can the gunner fire plasma lance cells more than 4 times"), [], [lance], said
+    )
+    # A qualifier before the whole name is still another kind: a "cold plasma" is not the plasma said.
+    assert another_kind(analyse("how many shots does a cold plasma hold"), [], [lance], said)

@@ -248,3 +248,25 @@ def test_a_description_quoted_from_a_lesser_passage_is_answered_by_the_first_the
     other = analyse("which swarm scatters when a lander's engines fire")
     kept = named_subject(other, [], [ranked(VOIDEEL, 1, 1), ranked(GLASSWING, 2, 2)], lesser)
     assert kept.text.startswith("Glasswing: "), kept.text
+
+
+# A mercenary company's rulebook: a rank's feature, found by the words a question shares with it about another thing.
+OVERCHARGE = passage(
+    "### Gunner: Overcharge\n\nAt 3rd rank, a gunner can overcharge a rifle once per fight, adding 2d6 to one "
+    "shot. The rifle then cools for a full turn.",
+    "Company Ranks",
+    "Gunner: Overcharge",
+    chunk_id=5,
+)
+
+
+def test_passages_not_holding_what_a_plain_question_names_do_not_answer_it_however_sure_the_search() -> None:
+    # "morale" names what is asked; no passage found holds it (another book of the campaign does): the rank's
+    # feature shares the question's other words, but it is no answer about morale.
+    asked = analyse("whats the morale of a 3rd rank gunner")
+    results = [ranked(OVERCHARGE, 1, 1), GLASSWING]
+    assert content_share(asked, results[0]) >= 0.75 and not describes(asked.text)
+    assert not reply(asked, [], results).known
+    # A question describing what it asks about is still answered from the passage both searches put first.
+    told = reply(analyse("the rank that lets a gunner overcharge a rifle, how much does it add"), [], results)
+    assert told.known and "2d6" in told.text

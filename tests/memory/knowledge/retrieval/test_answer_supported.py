@@ -140,6 +140,10 @@ def test_a_measure_asked_must_be_said_in_its_own_words() -> None:
     assert unsupported(analyse("how wide is an ash hound?"), [], [HOUND], reach) == "wide"
     said = _quoting("Ash hounds stand about 3 feet tall at the shoulder.")
     assert unsupported(analyse("how tall is an ash hound?"), [], [HOUND], said) is None
+    # How high a thing goes is said by how far it rises; a reach is still no height.
+    risen = _quoting("When the moon is full the water rises 12 feet over the mud flats.")
+    assert unsupported(analyse("how high does the flood go at the docks?"), [], [HOUND], risen) is None
+    assert unsupported(analyse("how high can an ash hound jump?"), [], [HOUND], reach) == "high"
     # A measure whose units are its own (a weight, a time) is not judged here.
     assert unsupported(analyse("how long does lance last?"), [], [LANCE], _quoting("Instantaneous.")) is None
 
