@@ -61,6 +61,9 @@ class FieldHit:
     counts: re.Pattern[str] | None = None
     #: The field defines the term asked, named by its label: it is said as "Term: what it says".
     term: bool = False
+    #: Words the question asks besides the field's subject and label that the field need not hold (the ones a
+    #: narrowed reading set aside: "what if he stays held under"): the value's sentences holding most are quoted.
+    prefer: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
@@ -74,6 +77,7 @@ class FieldHit:
         ):
             said = sentences(value)
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
+            chosen = _most_held(chosen or said, self.prefer) or chosen
             if self.counts is not None:
                 chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
             chosen = chosen[:2] or said[:2]
@@ -90,6 +94,13 @@ class FieldHit:
         verb = "are" if label in _PLURAL_LABELS else is_or_are(label)
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
+
+
+def _most_held(said: Sequence[str], words: Sequence[str]) -> list[str]:
+    """Return the sentences holding the most of `words` (one at least), in order, or none."""
+    held = [sum(word_in(w, fold_words(s)) for w in words) for s in said]
+    most = max(held, default=0)
+    return [s for s, n in zip(said, held, strict=True) if n == most] if most else []
 
 
 #: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").

@@ -273,3 +273,22 @@ def test_a_word_no_source_holds_that_only_qualifies_the_section_named_is_not_a_r
     assert answer.known and "wisdom saving throw" in answer.text
     # The other words must name the whole section: "Raven" is not named by "mimicry".
     assert strange_words(analyse("kenku mimicry"), ["kenku"], [RAVEN]) == ["kenku"]
+
+
+def test_the_words_a_narrowed_question_sets_aside_choose_the_sentences_of_the_line_it_names() -> None:
+    # A drowned-coast game's bestiary: a line of four sentences; what is asked is told by the last one.
+    knight = passage(
+        "## Drowned Knight\n\n*Medium undead*\n\n- **Armour** 15\n\n"
+        "***Tidal Grip.*** Melee: +5 to hit, one target. On a hit the target is held under the surf. The knight "
+        "can hold one target at a time. A target held under for 3 rounds starts to drown.",
+        "Bestiary",
+        "Drowned Knight",
+        chunk_id=11,
+    )
+    asked = analyse("drowned knight tidal grip - what if my guy stays held under for 3 rounds")
+    assert narrowed(asked, [knight]) is not None
+    answer = reply(asked, [], [knight])
+    assert answer.known and "starts to drown" in answer.text and answer.text.startswith("Drowned Knight's")
+    # Set aside words no sentence holds: the line's first sentences, as before.
+    plain = reply(analyse("drowned knight tidal grip - what does the kraken think of it"), [], [knight])
+    assert "Melee: +5 to hit" in plain.text
