@@ -141,6 +141,9 @@ class CanonFact(BaseModel):
     life: Life | None = None
     #: When a place or a group was founded, as far as the asker may see (`retrieval.answer_founded`).
     founding: Founding | None = None
+    #: When an event took place, as far as the asker may see it, with the story's date in a founding's shape
+    #: (`retrieval.answer_ago`: "how long ago was the Siege of X?").
+    happened: Founding | None = None
     #: The titles a person held for a span (`retrieval.offices`), and of an event the day it took place (its world
     #: key), as the asker may see them: who held an office when, before or after whom.
     offices: tuple[Office, ...] = ()

@@ -18,6 +18,7 @@ from canon.wording.counts import in_words
 from canon.wording.relations import possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_ages import age_answer
+from memory.knowledge.retrieval.answer_ago import ago_answer
 from memory.knowledge.retrieval.answer_canon import (
     asked_kind,
     asked_states,
@@ -44,6 +45,7 @@ from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
 from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
 from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
+from memory.knowledge.retrieval.answer_office_since import office_since_answer
 from memory.knowledge.retrieval.answer_origins import origin_answer
 from memory.knowledge.retrieval.answer_outcomes import outcome_answer
 from memory.knowledge.retrieval.answer_places import places_answer
@@ -256,7 +258,9 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
     if counted is not None:
         return counted
     found = (
-        held_answer(question, facts)  # a leader, a holder, an office over time: before whom, in a year
+        ago_answer(question, facts)  # how long ago an event, a death, a founding was
+        or held_answer(question, facts)  # a leader, a holder, an office over time: before whom, in a year
+        or office_since_answer(question, facts)  # when one took an office, how long they held it
         or kept_forms(question, facts)  # what a group keeps, who founded it, which of two is larger
         or year_answer(question, facts)
         or lived_answer(question, facts)

@@ -367,6 +367,8 @@ def office_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         typed = fold_words(question.replace("’", "'"))
         return current_holder(typed, facts) if re.match(r"^\s*who\b", question.casefold()) else None
     form, parts = asked
+    if form == "now":  # "who holds the office of Provost", "who is the current Provost"
+        return current_holder(fold_words(f"who is the {parts['title']}"), facts)
     if form == "held":
         return None  # the titles a person has held: `answer_titles`, beside those written with no span
     if form in ("year", "event", "order", "all"):

@@ -14,6 +14,7 @@ from canon.wording import PLAIN, Wording, in_prose
 from canon.wording.statements import for_a_card, told_words
 from memory.knowledge.answer_models import Relation
 from memory.knowledge.models import CanonFact
+from memory.knowledge.retrieval.answer_ago import card_happened
 from memory.knowledge.retrieval.answer_founded import card_founding
 from memory.knowledge.retrieval.bonds import card_bonds, tensed_bonds
 from memory.knowledge.retrieval.candidates import EntityMatch
@@ -176,6 +177,7 @@ def card_fact(
         state_terminal=is_terminal(ontology, state),
         life=card_life(card, words, now),
         founding=card_founding(card, words, now),
+        happened=card_happened(card, words, now),
         offices=offices,
         holds=card_holds(card, words, today_key(now)),
         bonds=bonds,

@@ -24,6 +24,7 @@ from memory.knowledge.retrieval.candidates import EntityMatch
 
 __all__ = [
     "HELD_TITLE",
+    "HOLDS_OFFICE",
     "asked_office",
     "bare_title",
     "card_offices",
@@ -31,6 +32,7 @@ __all__ = [
     "last_key",
     "office_holders",
     "office_stem",
+    "singular_title",
     "title_meant",
     "titles_meant",
     "today_key",
@@ -103,6 +105,37 @@ def _folded(question: str) -> str:
     return " ".join(question.casefold().replace("’", "'").replace("?", " ").split())
 
 
+#: Every holder asked by the office's plural: "who were the Provosts of Ostmere", "list the High Stewards".
+_PLURAL = re.compile(
+    r"^\s*(?:who\s+(?:were|are|have\s+been)|(?:list|name)|what\s+(?:were|are)\s+the\s+names\s+of)\s+"
+    r"(?:all\s+)?(?:of\s+)?(?:the\s+)?(?P<title>[a-z][\w' -]*?)$"
+)
+#: Who holds an office, asked by the office's name: "who holds the office of Provost" is "who is the Provost".
+HOLDS_OFFICE = re.compile(
+    r"^\s*who\s+(?:now\s+|currently\s+)?(?:holds|occupies|fills|has)\s+(?:the\s+)?"
+    r"(?:office|title|post|position|seat|rank)\s+of\s+",
+    re.IGNORECASE,
+)
+
+#: Who holds an office today, asked so: "who is the current Provost", "who is the Provost now".
+_NOW = re.compile(
+    r"^\s*who\s+is\s+the\s+(?:(?P<mark>current|present|reigning|sitting)\s+)?(?P<title>[a-z][\w' -]*?)"
+    r"(?P<late>\s+(?:now|today|at\s+present|these\s+days))?$"
+)
+
+
+def singular_title(title: str) -> str | None:
+    """Return an office's plural as its title ("provosts of ostmere" is "provost of ostmere", "high stewards" is
+    "high steward"), or None when it is no plural."""
+    words = title.split()
+    at = words.index("of") - 1 if "of" in words[1:] else len(words) - 1
+    head = words[at]
+    if not head.endswith("s") or head.endswith("ss") or len(head) < 4:
+        return None
+    one = head[:-2] if re.search(r"(?:ch|sh|x|ss)es$", head) else head[:-1]
+    return " ".join([*words[:at], one, *words[at + 1 :]])
+
+
 def asked_office(question: str) -> tuple[str, dict[str, str]] | None:
     """Return the form an office question asks in ("after", "before", "whose", "order", "all", "neighbour",
     "year", "event", "held") and its parts, or None."""
@@ -110,6 +143,14 @@ def asked_office(question: str) -> tuple[str, dict[str, str]] | None:
     held = _HELD.match(folded)
     if held:
         return "held", {"who": held["who"]}
+    plural = _PLURAL.match(folded)
+    one = singular_title(plural["title"]) if plural else None
+    if one is not None:
+        return "all", {"title": one}
+    holds = HOLDS_OFFICE.match(folded)
+    now = _NOW.match("who is the " + folded[holds.end() :] if holds else folded)
+    if now is not None and (holds or now["mark"] or now["late"]):
+        return "now", {"title": now["title"]}
     for pattern, form in _FORMS:
         found = pattern.match(folded)
         if found:
