@@ -18,6 +18,7 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
+from canon.number_words import CARDINALS
 from canon.wording.relations import is_or_are
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
@@ -97,10 +98,15 @@ class FieldHit:
 
 
 def _most_held(said: Sequence[str], words: Sequence[str]) -> list[str]:
-    """Return the sentences holding the most of `words` (one at least), in order, or none."""
-    held = [sum(word_in(w, fold_words(s)) for w in words) for s in said]
+    """Return the sentences holding the most of `words` (one at least; a number in words as its digits too), in
+    order, or none."""
+    held = [sum(_holds_word(w, fold_words(s)) for w in words) for s in said]
     most = max(held, default=0)
     return [s for s, n in zip(said, held, strict=True) if n == most] if most else []
+
+
+def _holds_word(word: str, words: Sequence[str]) -> bool:
+    return word_in(word, words) or (word in CARDINALS and str(CARDINALS[word]) in words)
 
 
 #: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").
