@@ -78,7 +78,7 @@ class FieldHit:
         ):
             said = sentences(value)
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
-            chosen = _most_held(chosen or said, self.prefer) or chosen
+            chosen = _with_most_held(chosen or said, self.prefer)
             if self.counts is not None:
                 chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
             chosen = chosen[:2] or said[:2]
@@ -97,12 +97,14 @@ class FieldHit:
         return f"{owner} {label} {verb} {value}. [{self.number}]"
 
 
-def _most_held(said: Sequence[str], words: Sequence[str]) -> list[str]:
-    """Return the sentences holding the most of `words` (one at least; a number in words as its digits too), in
-    order, or none."""
+def _with_most_held(said: Sequence[str], words: Sequence[str]) -> list[str]:
+    """Return the sentences to quote of `said`: its first two, unless a later one holds more of `words` (a number
+    in words as its digits too) than both; then the first and that one."""
     held = [sum(_holds_word(w, fold_words(s)) for w in words) for s in said]
     most = max(held, default=0)
-    return [s for s, n in zip(said, held, strict=True) if n == most] if most else []
+    if most <= max(held[:2], default=0):
+        return list(said)
+    return [said[0], said[held.index(most)]]
 
 
 def _holds_word(word: str, words: Sequence[str]) -> bool:
