@@ -84,10 +84,13 @@ def _takers(child: CanonFact) -> list[tuple[str, str, str, str | None]]:
     for predicate, verb, word in _TAKEN_IN:
         for parent in child.tied(predicate):
             line = re.compile(
-                rf"^{re.escape(parent)} is {re.escape(me)}'s {word} (?P<sex>\w+)(?: \(since (?P<when>.+)\))?$"
+                rf"^{re.escape(parent)} (?:is|was) {re.escape(me)}'s {word} (?P<sex>\w+)"
+                r"(?: \((?:since|from) (?P<when>.+)\))?$"  # of a dead parent, in the past: "was … (from …)"
             )
             said = next((m for f in child.facts if (m := line.match(f))), None)
-            found.append((parent, verb, said["sex"] if said else "parent", said["when"] if said else None))
+            when = said["when"] if said else None
+            when = None if when and " to " in when else when  # a span's start alone is no date of taking in
+            found.append((parent, verb, said["sex"] if said else "parent", when))
     return found
 
 

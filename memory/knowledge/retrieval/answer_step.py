@@ -210,12 +210,7 @@ def _reply(
         fewer = narrowed(question, results)
         if fewer is not None:
             # A term defined by its label answers the question that names it alone, all its words asked.
-            # The words narrowing set aside choose the field's sentences ("tidal grip - what if he stays held
-            # under": the one saying what happens then).
-            aside = tuple(w for w in question.subject if w not in fewer.subject and w not in STOPWORDS)
-            hits = [
-                replace(h, prefer=aside) for h in field_answers(fewer, results, len(facts) + 1) if not h.term
-            ]
+            hits = [h for h in field_answers(fewer, results, len(facts) + 1) if not h.term]
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
     hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"

@@ -130,9 +130,10 @@ _ORDINAL_WORDS = {w: str(n) for w, n in ORDINALS.items() if w != "second"}
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
-#: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet"; "one" is left out: it is a pronoun too,
-#: "the one that ..."), up to twenty and the tens after it: players type in words what the books print in figures.
-_NUMBER_WORDS = {w: str(n) for w, n in {**CARDINALS, **TENS}.items() if n >= 2}
+#: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet", "drops to zero" "drops to 0"; "one" is
+#: left out: it is a pronoun too, "the one that ..."), up to twenty and the tens after it: players type in words
+#: what the books print in figures.
+_NUMBER_WORDS = {w: str(n) for w, n in {**CARDINALS, **TENS}.items() if n >= 2 or n == 0}
 
 
 def _rank(word: str) -> str | None:

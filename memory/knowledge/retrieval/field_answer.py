@@ -18,13 +18,12 @@ from dataclasses import dataclass, replace
 
 from rapidfuzz import fuzz
 
-from canon.number_words import CARDINALS
 from canon.wording.relations import is_or_are
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import GENERIC, Question, ending_verb
-from memory.knowledge.retrieval.answer_sentence import asks_amount, counted
+from memory.knowledge.question import CHATTER, FILLER, GENERIC, Question, ending_verb
+from memory.knowledge.retrieval.answer_sentence import asks_amount, counted, text_words
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
@@ -62,9 +61,9 @@ class FieldHit:
     counts: re.Pattern[str] | None = None
     #: The field defines the term asked, named by its label: it is said as "Term: what it says".
     term: bool = False
-    #: Words the question asks besides the field's subject and label that the field need not hold (the ones a
-    #: narrowed reading set aside: "what if he stays held under"): the value's sentences holding most are quoted.
-    prefer: tuple[str, ...] = ()
+    #: The question's other words (not its subject's name nor the label's): of a value of several sentences, the
+    #: ones saying most of them are quoted ("the DC" of a breath weapon's trait, "to zero" of a drain's attack).
+    asked: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
@@ -78,9 +77,10 @@ class FieldHit:
         ):
             said = sentences(value)
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
-            chosen = _with_most_held(chosen or said, self.prefer)
             if self.counts is not None:
                 chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
+            elif self.asked:
+                chosen = _saying_most(chosen or said, self.asked) or chosen
             chosen = chosen[:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
             if self.term:  # "A Mooring is a full night …" of "**A Mooring** is a full night …"
@@ -97,18 +97,14 @@ class FieldHit:
         return f"{owner} {label} {verb} {value}. [{self.number}]"
 
 
-def _with_most_held(said: Sequence[str], words: Sequence[str]) -> list[str]:
-    """Return the sentences to quote of `said`: its first two, unless a later one holds more of `words` (a number
-    in words as its digits too) than both; then the first and that one."""
-    held = [sum(_holds_word(w, fold_words(s)) for w in words) for s in said]
+def _saying_most(said: Sequence[str], asked: Sequence[str]) -> list[str]:
+    """Return the sentences holding the most of the words asked (an abbreviation read out: "DC"), in the book's
+    order, when a later one holds more of them than the first two do; otherwise none (the first two answer)."""
+    held = [sum(1 for w in asked if word_in(w, text_words(s, asked))) for s in said]
     most = max(held, default=0)
-    if most <= max(held[:2], default=0):
-        return list(said)
-    return [said[0], said[held.index(most)]]
-
-
-def _holds_word(word: str, words: Sequence[str]) -> bool:
-    return word_in(word, words) or (word in CARDINALS and str(CARDINALS[word]) in words)
+    if not most or max(held[:2]) == most:
+        return []
+    return [s for s, n in zip(said, held, strict=True) if n == most]
 
 
 #: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").
@@ -173,8 +169,19 @@ _SAME_LABEL = {
 }
 
 
+#: A unit a table's header gives after its name: "Weight (kg)", "Top speed (km/h)", "Price [gl]".
+_UNIT = re.compile(r"\s*[(\[][^()\[\]]{1,12}[)\]]\s*$")
+
+
+#: A word after a field's name saying only how it is measured: "Range band", "Speed rating", "Threat score".
+_MEASURES = frozenset({"band", "rating", "score", "rank"})
+
+
 def _label_fits(asked: str, label: str) -> bool:
-    folded = " ".join(label.casefold().split())
+    folded = _UNIT.sub("", " ".join(label.casefold().split())) or label.casefold()
+    head, _, measure = folded.rpartition(" ")
+    if measure in _MEASURES and head:
+        folded = head  # "Range band", "Plate value": the range, the plate
     if asked == KIND:
         return folded == KIND
     if asked == "alignment" and folded == KIND:
@@ -215,7 +222,12 @@ def _named_field(
             term = not left and not need and not amount and _defines(found, label, question.subject)
             fit = (TERM_FIT if term else _fit(left, found.subject)) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
-                best = FieldHit(found, first + index, fit, extra, counted(question.expanded), term)
+                others = tuple(
+                    w
+                    for w in _besides(free, label)
+                    if w not in STOPWORDS and w not in CHATTER and w not in FILLER and not word_in(w, named)
+                )
+                best = FieldHit(found, first + index, fit, extra, counted(question.expanded), term, others)
     return [_counting(best, readable, first, asked)] if best is not None else []
 
 

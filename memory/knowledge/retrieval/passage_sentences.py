@@ -81,6 +81,10 @@ _BOLD_LEAD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}[.
 _CAPITALS_LEAD = re.compile(
     r"^\s*(?:[-*+•]\s+)?(?![IVXLCDM]+[.\s])([A-Z][A-Z'’-]+(?: [A-Z][A-Z'’-]*){0,3})(?:\.|\s+[—–-])\s+(?=\S)"
 )
+#: A glossary entry's pointer to the rule it sums up, at its end: "(4.3)", "(see 2.1)", "(p. 12)".
+_CROSS_REFERENCE = re.compile(
+    r"\s*\((?:see\s+)?(?:p\.\s*|page\s+|§\s*)?\d+(?:[.,–-]\s*\d+)*\)\s*$", re.IGNORECASE
+)
 _SMALL_WORDS = frozenset({"a", "an", "the", "of", "in", "on", "at", "to", "and", "or", "for", "by"})
 
 
@@ -112,8 +116,14 @@ def _sentences(text: str) -> tuple[str, ...]:
         if lead is not None:
             block = f"{lead.group(1).strip()}: {block[lead.end() :]}"
         elif (capitals := _CAPITALS_LEAD.match(block)) is not None:
-            # A glossary entry: its term stays with its meaning ("Bite: A die that shows a 7 or an 8.").
+            # A glossary entry: its term stays with its meaning ("Bite: A die that shows a 7 or an 8."), and a
+            # short entry is one sentence: what it says after its meaning ("PLATE. Armour. It comes off every
+            # hit.") is said of the term, which no other of its sentences names.
             block = f"{_entry_term(capitals.group(1))}: {block[capitals.end() :]}"
+            entry = _CROSS_REFERENCE.sub("", " ".join(_MARKUP.sub(" ", block).split()))
+            if len(entry) <= SENTENCE_CHARS:
+                found.append(entry)
+                continue
         clean = " ".join(_MARKUP.sub(" ", block).split()).strip(" -•")
         shortest = MIN_ROW_CHARS if block.lstrip().startswith("|") else MIN_SENTENCE_CHARS
         for piece in _SENTENCE.split(clean):

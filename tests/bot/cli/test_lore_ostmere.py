@@ -23,6 +23,8 @@ STORY = f"the story stands at 3 Ledgermoon, year 342 {SC}"
 
 #: What a player reads (the GM reads the same, but for `GM_READS`).
 PLAYER_READS = {
+    # An adoption dated, though the adoptive father has died since ("was … from year 305").
+    "who adopted Casimir Vell?": f"Casimir Vell was adopted by Aurelio Tamsin in year 305 {SC}.",
     "is Aurelio Tamsin alive?": f"No: Aurelio Tamsin died in year 318 {SC}.",
     "is Benedetta Tamsin alive?": "Yes: Benedetta Tamsin is alive, born in year 274 of the Age of Tolls.",
     "how did Tobiah Marsh die?": f"Tobiah Marsh died in the Battle of the Reedmouth on 14 Highmarket, year 322 {SC}.",

@@ -275,7 +275,7 @@ def test_a_word_no_source_holds_that_only_qualifies_the_section_named_is_not_a_r
     assert strange_words(analyse("kenku mimicry"), ["kenku"], [RAVEN]) == ["kenku"]
 
 
-def test_the_words_a_narrowed_question_sets_aside_choose_the_sentences_of_the_line_it_names() -> None:
+def test_the_question_s_other_words_choose_the_sentences_of_the_line_it_names() -> None:
     # A drowned-coast game's bestiary: a line of five sentences; what is asked is told by a later one.
     knight = passage(
         "## Drowned Knight\n\n*Medium undead*\n\n- **Armour** 15\n\n"
@@ -293,7 +293,7 @@ def test_the_words_a_narrowed_question_sets_aside_choose_the_sentences_of_the_li
     # A number in words is held as its digits.
     spelled = reply(analyse("drowned knight tidal grip - what happens at zero"), [], [knight])
     assert "falls to 0 is lost" in spelled.text
-    # Set aside words no sentence holds: the line's first sentences, as before.
+    # Other words no sentence holds: the line's first sentences.
     plain = reply(analyse("drowned knight tidal grip - what does the kraken think of it"), [], [knight])
     assert "Melee: +5 to hit" in plain.text
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory.knowledge.retrieval.answer_asked import asked_kind, holds_kind
-from memory.knowledge.retrieval.answer_terms import Term, asked_term, defines
+from memory.knowledge.retrieval.answer_terms import Term, asked_term, defines, measured_term
 
 
 def test_the_term_asked_in_the_tables_forms() -> None:
@@ -51,3 +51,67 @@ def test_a_sentence_ending_in_the_name_after_is_defines_it() -> None:
         "Feast of Nine Bells",
     )
     assert not defines("The bells ring louder than the Feast of Nine Bells.", "Feast of Nine Bells")
+
+
+def test_what_counts_as_x_asks_what_x_is() -> None:
+    assert asked_term("what counts as a fumble?") == Term("fumble", True)
+    assert defines("FUMBLE: Two ones on the same roll.", "fumble")
+
+
+def test_what_does_x_do_asks_of_x_with_or_without_its_article() -> None:
+    assert asked_term("what does overwatch do") == Term("overwatch", False)
+    for question in ("what do i do", "what does it do", "what do you do"):
+        assert asked_term(question) is None, question
+
+
+def test_a_line_naming_x_in_passing_gives_way_to_its_definition_though_x_heads_a_price_list() -> None:
+    from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+    from memory.knowledge.retrieval.answer_defined import defined_answer
+    from tests.memory.knowledge.retrieval.test_answer import passage
+
+    roster = passage(
+        "## Roster\n\nEach gang lists its Muscle, its Overwatch and its loot.", "Gangs", chunk_id=1
+    )
+    prices = passage(
+        "## Overwatch\n\n| Kit | Price |\n|---|---|\n| Scope | 4 |", "Market", "Overwatch", chunk_id=2
+    )
+    lexicon = passage(
+        "LEXICON\n\nOVERWATCH. Holding your shot until a foe moves. You fire first when it does. (7.2)",
+        "Lexicon",
+        chunk_id=3,
+    )
+    quoted = ShortAnswer(
+        text="Each gang lists its Muscle, its Overwatch and its loot. [1]",
+        mode=AnswerMode.EXTRACTIVE,
+        known=True,
+        citations=[Citation(number=1, kind="passage", label="Gangs", cited=True)],
+    )
+    answer = defined_answer("what does overwatch do", [], [roster, prices, lexicon], quoted)
+    assert answer is not None and answer.text.startswith("Overwatch: Holding your shot until a foe moves.")
+    assert (
+        "You fire first when it does. [3]" in answer.text
+    )  # the whole entry, without its pointer to the rule
+
+
+def test_how_long_one_x_is_is_said_by_a_definition_giving_an_amount() -> None:
+    from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+    from memory.knowledge.retrieval.answer_defined import defined_answer
+    from tests.memory.knowledge.retrieval.test_answer import passage
+
+    assert measured_term("how far is a span?") == Term("span", False, True)
+    assert asked_term("how far is a span?") is None  # not asked what a span is
+    couriers = passage(
+        "## Couriers\n\nCouriers are paid by the span. A span is what a courier rides in a day, some forty miles."
+        "\n\nThe Amber Road is a span wide at the ford. The Amber Road is a trade route.",
+        "Roads",
+    )
+    quoted = ShortAnswer(
+        text="Couriers are paid by the span. [1]",
+        mode=AnswerMode.EXTRACTIVE,
+        known=True,
+        citations=[Citation(number=1, kind="passage", label="Roads", cited=True)],
+    )
+    answer = defined_answer("how far is a span", [], [couriers], quoted)
+    assert answer is not None and "some forty miles" in answer.text
+    # a definition saying no amount does not say how long the road is: the answer given stands
+    assert defined_answer("how long is the amber road", [], [couriers], quoted) is None

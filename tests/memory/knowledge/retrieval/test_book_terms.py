@@ -72,5 +72,5 @@ def test_a_shipped_spelling_of_a_defined_word_reaches_the_books_term() -> None:
 def test_a_glossary_entry_in_capitals_keeps_its_term_with_its_meaning() -> None:
     text = "LEXICON\n\nDRIFT-LOCK. When two Frames grapple. Both lose Flux.\n\nII. Movement rules follow."
     said = sentences(text)
-    assert "Drift-lock: When two Frames grapple." in said
+    assert "Drift-lock: When two Frames grapple. Both lose Flux." in said  # the whole entry: one sentence
     assert not any(s.startswith("Ii") for s in said)  # a numeral, not a term
