@@ -18,7 +18,6 @@ a search learns the source of each hit without reading metadata (which costs mor
 from __future__ import annotations
 
 import functools
-
 import logging
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
