@@ -128,7 +128,7 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"size|how big", "size"),
     (r"damage immunities|immune to", "damage immunities"),
     (r"condition immunities", "condition immunities"),
-    (r"resistances?|resistant to", "damage resistances"),
+    (r"resistances?|resistant to|what (?:does|do) (.{1,40}?) resist\b", "damage resistances"),
     (r"vulnerabilit(?:y|ies)|vulnerable to", "damage vulnerabilities"),
     (r"(?:what |which )?alignment", "alignment"),
     (

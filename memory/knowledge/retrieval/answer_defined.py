@@ -33,6 +33,7 @@ from memory.knowledge.retrieval.answer_terms import (
     asked_term,
     defines,
     defining,
+    measured_term,
     of_subject,
     term_named,
     titled,
@@ -54,6 +55,12 @@ _REASON = re.compile(
     r"every|and|or|be|no|one|two|three)\b)[a-z]+(?<![^s]s)\b"
 )
 _ARTICLES = frozenset({"the", "a", "an"})
+#: An amount a definition says ("half a day", "six hours", "20 metres").
+_AMOUNT = re.compile(
+    r"\d|\b(?:half|quarter|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|thirty|forty"
+    r"|fifty|sixty|seventy|eighty|ninety|hundred|thousand|dozen)\b",
+    re.IGNORECASE,
+)
 #: A sentence saying the reason is not known ("Nobody knows why the sea left."): what the book says of the why.
 _UNKNOWN_WHY = re.compile(
     r"\b(?:nobody|no one|none|no man|no scholar)\s+(?:\w+\s+)?(?:knows|know|knew|can say|remembers)\s+why\b"
@@ -101,7 +108,7 @@ def _quote(number: int, sentence: str) -> str:
 def _what_is(
     question: str, facts: Sequence[CanonFact], results: Sequence[LoreResult], answer: ShortAnswer
 ) -> ShortAnswer | None:
-    term = asked_term(question)
+    term = asked_term(question) or measured_term(question)
     if term is None:
         return None
     name = term.name
@@ -116,6 +123,8 @@ def _what_is(
     if any(defines(s, name) for s in quoted):
         return None
     found = defining(name, named)
+    if term.measured and (found is None or not _AMOUNT.search(found[1])):
+        return None  # a definition saying no amount tells not how long X is: the word step's answer stands
     if found is not None:
         return _said(_quote(*found), [found[0]], facts, results)
     if not term.strict or not written_as_name(name, [s for _, s in named]):

@@ -23,6 +23,7 @@ of what is asked ("cinder wolf", "death tyrant", "how much does a troll regain")
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -65,6 +66,8 @@ _JOINS = frozenset({"of", "s"})
 AMOUNT_ASKED = frozenset({"number", "amount", "count", "total", "max", "maximum", "min", "minimum", "limit"})
 #: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
 TYPO_RATIO = 75
+#: The letters of a word, as the unknown words' lookup reads it (`retrieval.words`: "morv5" is "morv").
+_LETTERS = re.compile(r"[^\W\d_]+")
 
 
 def _misspelt(word: str, words: set[str]) -> bool:
@@ -86,6 +89,10 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     # A short subject is all naming words ("what ability score bonus do tortles get").
     naming = len(question.subject) if len(question.subject) <= SHORT_SUBJECT else NAMING_WORDS
     about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:naming])
+    # A word of letters and figures ("morv5") is looked up by its letters, as the sources' words are read; it is
+    # misspelt or not as typed ("morv" is close to "more", "morv5" is not).
+    typed = {letters: w for w in about for letters in _LETTERS.findall(w) if letters != w}
+    about |= set(typed)
     # An amount names nothing ("can a sloop tow three barges" of a book saying "two barges"); nor does the
     # table's word for what the books say otherwise ("the *formula* for carrying capacity": the books give a sum).
     strange = [
@@ -96,7 +103,7 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     seen: set[str] = set()
     for result in results[:PASSAGES_READ]:
         seen |= set(fold_words(" ".join([*result.heading_path, result.text])))
-    strange = [w for w in strange if not _misspelt(w, seen)]
+    strange = [w for w in strange if not _misspelt(typed.get(w, w), seen)]
     strange = [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
     if strange and results and _names_first(question, strange, results[0]):
         return []  # "tasha's hideous laughter": the rest names the best passage's section

@@ -31,6 +31,7 @@ __all__ = [
     "asked_term",
     "defines",
     "defining",
+    "measured_term",
     "of_subject",
     "term_named",
     "titled",
@@ -89,12 +90,23 @@ _FILLER = re.compile(
 _WORD = re.compile(r"^(?:the\s+)?(?:word|term|name|phrase)\s+", re.IGNORECASE)
 
 
+#: "how long is a leg", "how far is a span", "how big is a hand": what one X measures, which its definition says
+#: ("A leg is half a day on foot.") when the book defines X by an amount.
+_MEASURED = re.compile(
+    r"^\s*how\s+(?:long|far|big|large|heavy|much|wide|deep|tall)\s+(?:is|are)\s+(?:(?:the|a|an|one)\s+)?"
+    r"(?P<x>[^?!.]+?)\s*[?!.]*\s*$",
+    re.IGNORECASE,
+)
+
+
 class Term(NamedTuple):
     """The X a question asks the meaning of, and whether a sentence only naming it is no answer (`strict`: "what
-    is X"; "define X", "who are X", "what does X mean" take a definition but leave any other answer be)."""
+    is X"; "define X", "who are X", "what does X mean" take a definition but leave any other answer be);
+    `measured`: how long (far, big) one X is, which only a definition saying an amount answers."""
 
     name: str
     strict: bool
+    measured: bool = False
 
 
 def asked_term(question: str) -> Term | None:
@@ -111,6 +123,17 @@ def asked_term(question: str) -> Term | None:
             if words and len(words) <= 6 and words[0].casefold() not in _NOT_NAMES:
                 return Term(name, strict)
             return None
+    return None
+
+
+def measured_term(question: str) -> Term | None:
+    """Return the X a question asks how long (far, big) one of is ("how long is a leg"), or None."""
+    measured = _MEASURED.match(question.replace("’", "'"))
+    if measured is None:
+        return None
+    words = measured["x"].strip(_QUOTES + " ").split()
+    if 0 < len(words) <= 3 and words[0].casefold() not in _NOT_NAMES:
+        return Term(" ".join(words), False, True)
     return None
 
 

@@ -130,9 +130,10 @@ _ORDINAL_WORDS = {w: str(n) for w, n in ORDINALS.items() if w != "second"}
 _ORDINAL = re.compile(r"^(\d+)(?:st|nd|rd|th)$")
 
 
-#: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet"; "one" is left out: it is a pronoun too,
-#: "the one that ..."), up to twenty and the tens after it: players type in words what the books print in figures.
-_NUMBER_WORDS = {w: str(n) for w, n in {**CARDINALS, **TENS}.items() if n >= 2}
+#: Numbers in words ("level four" is "level 4", "fifteen feet" "15 feet", "drops to zero" "drops to 0"; "one" is
+#: left out: it is a pronoun too, "the one that ..."), up to twenty and the tens after it: players type in words
+#: what the books print in figures.
+_NUMBER_WORDS = {w: str(n) for w, n in {**CARDINALS, **TENS}.items() if n >= 2 or n == 0}
 
 
 def _rank(word: str) -> str | None:
@@ -235,15 +236,28 @@ ABBREVIATIONS = {
 }
 
 
+#: "One" standing for a thing named before ("a spare one", "which one is it"): a pronoun, no number to find.
+_PRONOUN_ONE = re.compile(
+    r"(?i)\b(?:a|an|the|this|that|which|each|every|any|another)\s+(?:[^\W\d_]+\s+)?one\b(?=\s*(?:[?!.,;]|$|"
+    r"(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|that|which|who)\b))"
+)
+_ONE = re.compile(r"(?i)\bone\b")
+
+
 def key_words(question: str) -> list[str]:
-    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out."""
+    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out,
+    and "one" where it only stands for a thing named before ("how many pages does a blank one hold")."""
     words: list[str] = []
     for word in fulltext.query_words(question.replace("’", "'")):
         words += ABBREVIATIONS.get(word, (word,))
+    pronoun = len(_PRONOUN_ONE.findall(question)) == len(_ONE.findall(question)) > 0
     return [
         w
         for w in dict.fromkeys(words)
-        if w not in GENERIC and w not in CHATTER and w not in fulltext.STOPWORDS
+        if w not in GENERIC
+        and w not in CHATTER
+        and w not in fulltext.STOPWORDS
+        and not (pronoun and w == "one")
     ]
 
 

@@ -22,8 +22,8 @@ from canon.wording.relations import is_or_are
 from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, Field, fields_of
 from memory.knowledge.models import LoreResult
-from memory.knowledge.question import GENERIC, Question, ending_verb
-from memory.knowledge.retrieval.answer_sentence import asks_amount, counted
+from memory.knowledge.question import CHATTER, FILLER, GENERIC, Question, ending_verb
+from memory.knowledge.retrieval.answer_sentence import asks_amount, counted, text_words
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     has_word,
@@ -61,6 +61,9 @@ class FieldHit:
     counts: re.Pattern[str] | None = None
     #: The field defines the term asked, named by its label: it is said as "Term: what it says".
     term: bool = False
+    #: The question's other words (not its subject's name nor the label's): of a value of several sentences, the
+    #: ones saying most of them are quoted ("the DC" of a breath weapon's trait, "to zero" of a drain's attack).
+    asked: tuple[str, ...] = ()
 
     def sentence(self) -> str:
         """Return the field as a sentence naming its subject."""
@@ -76,6 +79,8 @@ class FieldHit:
             chosen = [s for s in said if all(word_in(w, fold_words(s)) for w in self.also)]
             if self.counts is not None:
                 chosen = [s for s in chosen or said if self.counts.search(s)][:1] or chosen
+            elif self.asked:
+                chosen = _saying_most(chosen or said, self.asked) or chosen
             chosen = chosen[:2] or said[:2]
             body = " ".join(s if s.endswith((".", "!", "?", "…")) else s + "." for s in chosen)
             if self.term:  # "A Mooring is a full night …" of "**A Mooring** is a full night …"
@@ -90,6 +95,16 @@ class FieldHit:
         verb = "are" if label in _PLURAL_LABELS else is_or_are(label)
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
+
+
+def _saying_most(said: Sequence[str], asked: Sequence[str]) -> list[str]:
+    """Return the sentences holding the most of the words asked (an abbreviation read out: "DC"), in the book's
+    order, when a later one holds more of them than the first two do; otherwise none (the first two answer)."""
+    held = [sum(1 for w in asked if word_in(w, text_words(s, asked))) for s in said]
+    most = max(held, default=0)
+    if not most or max(held[:2]) == most:
+        return []
+    return [s for s, n in zip(said, held, strict=True) if n == most]
 
 
 #: A row's name followed by this many words after a comma is described, not qualified ("Hermes, god of travel").
@@ -207,7 +222,12 @@ def _named_field(
             term = not left and not need and not amount and _defines(found, label, question.subject)
             fit = (TERM_FIT if term else _fit(left, found.subject)) - 0.01 * rank
             if fit > 0 and (best is None or fit > best.fit):
-                best = FieldHit(found, first + index, fit, extra, counted(question.expanded), term)
+                others = tuple(
+                    w
+                    for w in _besides(free, label)
+                    if w not in STOPWORDS and w not in CHATTER and w not in FILLER and not word_in(w, named)
+                )
+                best = FieldHit(found, first + index, fit, extra, counted(question.expanded), term, others)
     return [_counting(best, readable, first, asked)] if best is not None else []
 
 

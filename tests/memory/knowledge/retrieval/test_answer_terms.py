@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from memory.knowledge.retrieval.answer_asked import asked_kind, holds_kind
-from memory.knowledge.retrieval.answer_terms import Term, asked_term, defines
+from memory.knowledge.retrieval.answer_terms import Term, asked_term, defines, measured_term
 
 
 def test_the_term_asked_in_the_tables_forms() -> None:
@@ -91,3 +91,27 @@ def test_a_line_naming_x_in_passing_gives_way_to_its_definition_though_x_heads_a
     assert (
         "You fire first when it does. [3]" in answer.text
     )  # the whole entry, without its pointer to the rule
+
+
+def test_how_long_one_x_is_is_said_by_a_definition_giving_an_amount() -> None:
+    from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+    from memory.knowledge.retrieval.answer_defined import defined_answer
+    from tests.memory.knowledge.retrieval.test_answer import passage
+
+    assert measured_term("how far is a span?") == Term("span", False, True)
+    assert asked_term("how far is a span?") is None  # not asked what a span is
+    couriers = passage(
+        "## Couriers\n\nCouriers are paid by the span. A span is what a courier rides in a day, some forty miles."
+        "\n\nThe Amber Road is a span wide at the ford. The Amber Road is a trade route.",
+        "Roads",
+    )
+    quoted = ShortAnswer(
+        text="Couriers are paid by the span. [1]",
+        mode=AnswerMode.EXTRACTIVE,
+        known=True,
+        citations=[Citation(number=1, kind="passage", label="Roads", cited=True)],
+    )
+    answer = defined_answer("how far is a span", [], [couriers], quoted)
+    assert answer is not None and "some forty miles" in answer.text
+    # a definition saying no amount does not say how long the road is: the answer given stands
+    assert defined_answer("how long is the amber road", [], [couriers], quoted) is None
