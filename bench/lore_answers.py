@@ -98,6 +98,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
+import hashlib
 import json
 import re
 import sys
@@ -215,6 +216,7 @@ class Tally:
         self.timings: list[float] = []
         self.cpu: list[float] = []
         self.misses: list[dict[str, Any]] = []
+        self.digest = hashlib.sha256()
 
     def add(
         self,
@@ -226,6 +228,7 @@ class Tally:
     ) -> None:
         self.timings.append(ms)
         self.cpu.append(cpu_ms)
+        self.digest.update(answer_digest_line(reply))
         if q.get("unanswerable"):
             self.unanswerable += 1
             self.unknown_right += not reply.known
@@ -265,6 +268,11 @@ class Tally:
         }
 
 
+def answer_digest_line(reply: ShortAnswer) -> bytes:
+    """Return one answer as the bytes a set's digest takes in: its text, mode, known flag and citations."""
+    return reply.model_dump_json().encode() + b"\n"
+
+
 def _spent(started: float, cpu: float) -> tuple[float, float]:
     """Return the milliseconds since `started` (wall clock) and `cpu` (the process's CPU time, every thread's)."""
     return (time.perf_counter() - started) * 1000, (time.process_time() - cpu) * 1000
@@ -297,6 +305,12 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
     parser.add_argument("--work", type=Path, default=None, help="keep (and reuse) the imported world here")
     parser.add_argument(
         "--misses", action="store_true", help="print the tuning half's wrong answers (stderr)"
+    )
+    parser.add_argument(
+        "--digest",
+        action="store_true",
+        help="add each set's sha256 over its ordered answers (text, mode, citations): equal before and after a "
+        "change that must not change any answer",
     )
     parser.add_argument(
         "--only",
@@ -353,6 +367,9 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
                 "baseline": tallies["baseline"].report(),
                 "import_s": seconds,
             }
+            if args.digest:
+                report["digest"] = now.digest.hexdigest()[:16]
+                report["baseline_digest"] = tallies["baseline"].digest.hexdigest()[:16]
             reports.append(report)
             print(json.dumps(report, ensure_ascii=False), flush=True)
             if args.misses and name not in UNTOUCHED:

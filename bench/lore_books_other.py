@@ -52,7 +52,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from bench.lore_answers import holds, percentile
+from bench.lore_answers import answer_digest_line, holds, percentile
 from bench.lore_quality import open_corpus
 from canon import offload
 from canon.models import Viewer
@@ -111,10 +111,12 @@ class Tally:
         self.timings: list[float] = []
         self.cpu: list[float] = []
         self.misses: list[dict[str, Any]] = []
+        self.digest = hashlib.sha256()
 
     def add(self, q: dict[str, Any], reply: ShortAnswer, ms: float, cpu_ms: float) -> None:
         self.timings.append(ms)
         self.cpu.append(cpu_ms)
+        self.digest.update(answer_digest_line(reply))
         answers = q["answers"]
         if not answers:
             self.unanswerable += 1
@@ -170,6 +172,7 @@ async def run_set(
         "unanswerable": tally.unanswerable,
         "now": tally.report(),
         "import_s": seconds,
+        "digest": tally.digest.hexdigest()[:16],
     }
     return report, tally
 

@@ -23,7 +23,7 @@ class OneTripCursor:
 
     arraysize = 1
 
-    def __init__(self, connection: aiosqlite.Connection) -> None:
+    def __init__(self, connection: OneTripConnection) -> None:
         self._connection = connection
         self.description: Any = None
         self.rowcount = -1
@@ -48,7 +48,8 @@ class OneTripCursor:
         connection = self._connection
         # aiosqlite's own queue to its thread (`_execute` is untyped): the statement and its rows, one trip.
         run: Callable[..., Awaitable[tuple[Any, int, int | None, list[Any]]]] = connection._execute
-        result = await run(_run_statement, connection._conn, sql, parameters, many)
+        begin, connection.pending_begin = connection.pending_begin, None
+        result = await run(_run_statement, connection._conn, sql, parameters, many, begin)
         self.description, self.rowcount, self.lastrowid, self._rows = result
 
     async def fetchone(self) -> Any:
@@ -68,9 +69,12 @@ class OneTripCursor:
 
 
 def _run_statement(
-    connection: sqlite3.Connection, sql: str, parameters: Any, many: bool
+    connection: sqlite3.Connection, sql: str, parameters: Any, many: bool, begin: str | None = None
 ) -> tuple[Any, int, int | None, list[Any]]:
-    """Execute one statement and fetch all its rows (in the connection's own thread)."""
+    """Execute one statement and fetch all its rows (in the connection's own thread), after `begin` (the BEGIN
+    of its transaction, when it is the transaction's first statement)."""
+    if begin is not None:
+        connection.execute(begin)
     cursor = connection.cursor()
     try:
         if many:
@@ -86,11 +90,25 @@ def _run_statement(
 class OneTripConnection(aiosqlite.Connection):
     """An aiosqlite connection whose cursors make one trip per statement (see `OneTripCursor`)."""
 
+    #: The BEGIN to run before the next statement, in its trip (`begin_with_next`); None: none waits.
+    pending_begin: str | None = None
+
     def cursor(self) -> OneTripCursor:  # type: ignore[override]
         """Return a cursor (no trip: the driver's cursor is made with each statement)."""
         return OneTripCursor(self)
 
+    def begin_with_next(self, begin: str) -> None:
+        """Begin a transaction with the next statement, in its trip (no trip of its own): for a deferred BEGIN,
+        which takes no lock and reads nothing until that statement, the same transaction as begun now."""
+        self.pending_begin = begin
+
+    async def commit(self) -> None:
+        """Commit (a BEGIN still waiting for a statement is dropped: nothing was begun)."""
+        self.pending_begin = None
+        await super().commit()
+
     async def rollback(self) -> None:
         """Roll back; no trip when no transaction is open (the pool resets each connection it gets back)."""
+        self.pending_begin = None
         if self._conn.in_transaction:  # statements are awaited one by one: none is running now
             await super().rollback()

@@ -123,7 +123,12 @@ def _sqlite_engine(url: str, *, echo: bool, writer: bool) -> AsyncEngine:
 
     @event.listens_for(engine.sync_engine, "begin")
     def _on_begin(connection: Any) -> None:
-        connection.exec_driver_sql("BEGIN IMMEDIATE" if writer else "BEGIN")
+        if writer:
+            connection.exec_driver_sql("BEGIN IMMEDIATE")
+        else:
+            # A reader's BEGIN (deferred: it reads nothing until the first statement) goes with that statement,
+            # in its one trip to the connection's thread (`OneTripConnection.begin_with_next`).
+            connection.connection.driver_connection.begin_with_next("BEGIN")
 
     return engine
 

@@ -206,9 +206,17 @@ class _Runtime:
             )
 
     def embed(self, texts: list[str]) -> npt.NDArray[np.float32]:
+        return self.run(*self.encode(texts))
+
+    def encode(self, texts: list[str]) -> tuple[npt.NDArray[np.int64], npt.NDArray[np.int64]]:
+        """Return the texts' token ids and attention mask, padded (at the end) to the longest."""
         encodings = self.tokenizer.encode_batch(texts)
         ids = np.array([encoding.ids for encoding in encodings], dtype=np.int64)
         mask = np.array([encoding.attention_mask for encoding in encodings], dtype=np.int64)
+        return ids, mask
+
+    def run(self, ids: npt.NDArray[np.int64], mask: npt.NDArray[np.int64]) -> npt.NDArray[np.float32]:
+        """Return the unit vectors of encoded texts (`encode`)."""
         feeds = {"input_ids": ids, "attention_mask": mask}
         if "token_type_ids" in self.inputs:
             feeds["token_type_ids"] = np.zeros_like(ids)
@@ -222,11 +230,48 @@ class _Runtime:
 
 _runtimes: dict[tuple[Path, bool], _Runtime] = {}
 _versions: dict[Path, str] = {}
+_resolved: dict[Path, Path] = {}
 _lock = threading.Lock()
 
 
+#: What one run of the model costs beyond its tokens, in tokens: a run of one short text costs as much as some
+#: twelve more tokens in a batch (the weights are read once a run).
+_RUN_COST_TOKENS = 12
+
+
+def _groups(lengths: Sequence[int]) -> list[list[int]]:
+    """Return the indexes of texts of these token lengths in the batches that cost least to run: each batch is
+    padded to its longest text, and each run costs `_RUN_COST_TOKENS` more (longest first, ties by index)."""
+    order = sorted(range(len(lengths)), key=lambda index: (-lengths[index], index))
+    # best[j]: the least cost of the first j texts in order; cut[j]: where the last batch of those begins.
+    best, cut = [0.0], [0]
+    for end in range(1, len(order) + 1):
+        options = [
+            (best[start] + _RUN_COST_TOKENS + (end - start) * lengths[order[start]], start)
+            for start in range(end)
+        ]
+        cost, start = min(options)
+        best.append(cost)
+        cut.append(start)
+    groups: list[list[int]] = []
+    end = len(order)
+    while end:
+        groups.append(order[cut[end] : end])
+        end = cut[end]
+    return groups[::-1]
+
+
+def _real(path: Path) -> Path:
+    """Return a model file's resolved path, resolved once a process (each call of a question would stat every
+    folder of it again)."""
+    found = _resolved.get(path)
+    if found is None:
+        found = _resolved[path] = path.resolve()
+    return found
+
+
 def _runtime(files: ModelFiles, *, optimized: bool = True) -> _Runtime:
-    key = (files.model.resolve(), optimized)
+    key = (_real(files.model), optimized)
     runtime = _runtimes.get(key)
     if runtime is None:
         with _lock:
@@ -237,7 +282,7 @@ def _runtime(files: ModelFiles, *, optimized: bool = True) -> _Runtime:
 
 
 def _model_version(model: Path, note: Path | None = None) -> str:
-    key = model.resolve()
+    key = _real(model)
     version = _versions.get(key)
     if version is None:
         version = _noted_version(key, note) if note is not None else None
@@ -340,9 +385,17 @@ class MiniLMEmbedder:
         if not texts:
             return np.zeros((0, EMBEDDING_DIMENSIONS), dtype=np.float32)
         runtime = _runtime(self.files, optimized=self._optimized)
+        result = np.empty((len(texts), EMBEDDING_DIMENSIONS), dtype=np.float32)
+        if 1 < len(texts) <= self.batch_size:
+            # A question's few texts (its parts, the sentences read for their meaning): tokenised once, then run
+            # in the groups of like lengths that cost least (`_groups`): a vector is the same in a batch or alone.
+            ids, mask = runtime.encode(list(texts))
+            for group in _groups([int(n) for n in mask.sum(axis=1)]):
+                width = int(mask[group].sum(axis=1).max())
+                result[group] = runtime.run(ids[group, :width], mask[group, :width])
+            return result
         # Longest first, so each batch holds texts of similar length and pads little.
         order = sorted(range(len(texts)), key=lambda index: len(texts[index]), reverse=True)
-        result = np.empty((len(texts), EMBEDDING_DIMENSIONS), dtype=np.float32)
         for first in range(0, len(order), self.batch_size):
             batch = order[first : first + self.batch_size]
             result[batch] = runtime.embed([texts[index] for index in batch])

@@ -186,10 +186,11 @@ def _scored(
                 above |= set(fold_words(placed[position - 1][2]))
             if (relation and not all(covers(words, w) for w in relation)) or not _holds(thing, words, label):
                 continue  # "who rules X" needs a ruler, "how much water per leg" water (not a price per leg)
-            own = sum(weight[w] for w in keys if covers(words, w))
-            by_heading = sum(
-                weight[w] for w in keys if w != how and not covers(words, w) and has_word(above, w)
-            )
+            matched = {
+                w for w in keys if covers(words, w)
+            }  # read once: each word's cover is asked four times
+            own = sum(weight[w] for w in keys if w in matched)
+            by_heading = sum(weight[w] for w in keys if w != how and w not in matched and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
                 continue
             density = 1.0 / (1.0 + len(words) / 30)
@@ -206,9 +207,8 @@ def _scored(
             inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
             if inner and all(has_word(set(keys), w) for w in inner):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
-            own += 0.5 * _said_by_pronoun(text, keys, words, own_name, weight)  # "They age": its name said
+            own += 0.5 * _said_by_pronoun(text, keys, matched, own_name, weight)  # "They age": its name said
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
-            matched = {w for w in keys if covers(words, w)}
             antecedent = _antecedent(placed, position)
             scored.append(
                 QuotedSentence(text, first + index, score, matched, section, position, label, antecedent)
@@ -218,13 +218,14 @@ def _scored(
 
 
 def _said_by_pronoun(
-    text: str, keys: Sequence[str], words: set[str], own_name: Sequence[str], weight: dict[str, float]
+    text: str, keys: Sequence[str], matched: set[str], own_name: Sequence[str], weight: dict[str, float]
 ) -> float:
     """Return the weight of the question's words that are the entry's own name ("Half-Orc") a sentence says by
-    its pronoun ("They age ... 75 years"), 0 for a sentence not opening with one."""
+    its pronoun ("They age ... 75 years"), 0 for a sentence not opening with one; `matched`: the question's words
+    the sentence holds."""
     if not _PRONOUN_LED.match(text):
         return 0.0
-    return sum(weight[w] for w in keys if not covers(words, w) and has_word(set(own_name), w))
+    return sum(weight[w] for w in keys if w not in matched and has_word(set(own_name), w))
 
 
 def extract(

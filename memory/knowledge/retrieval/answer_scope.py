@@ -66,7 +66,7 @@ _JOINS = frozenset({"of", "s"})
 AMOUNT_ASKED = frozenset({"number", "amount", "count", "total", "max", "maximum", "min", "minimum", "limit"})
 #: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
 TYPO_RATIO = 75
-#: The letters of a word, as the unknown words' lookup reads it (`retrieval.words`: "thac0" is "thac").
+#: The letters of a word, as the unknown words' lookup reads it (`retrieval.words`: "morv5" is "morv").
 _LETTERS = re.compile(r"[^\W\d_]+")
 
 
@@ -89,8 +89,8 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     # A short subject is all naming words ("what ability score bonus do tortles get").
     naming = len(question.subject) if len(question.subject) <= SHORT_SUBJECT else NAMING_WORDS
     about = {w for part in question.parts for w in part[:NAMING_WORDS]} | set(question.subject[:naming])
-    # A word of letters and figures ("thac0") is looked up by its letters, as the sources' words are read; it is
-    # misspelt or not as typed ("thac" is close to "that", "thac0" is not).
+    # A word of letters and figures ("morv5") is looked up by its letters, as the sources' words are read; it is
+    # misspelt or not as typed ("morv" is close to "more", "morv5" is not).
     typed = {letters: w for w in about for letters in _LETTERS.findall(w) if letters != w}
     about |= set(typed)
     # An amount names nothing ("can a sloop tow three barges" of a book saying "two barges"); nor does the

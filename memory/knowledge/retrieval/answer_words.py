@@ -236,15 +236,28 @@ ABBREVIATIONS = {
 }
 
 
+#: "One" standing for a thing named before ("a spare one", "which one is it"): a pronoun, no number to find.
+_PRONOUN_ONE = re.compile(
+    r"(?i)\b(?:a|an|the|this|that|which|each|every|any|another)\s+(?:[^\W\d_]+\s+)?one\b(?=\s*(?:[?!.,;]|$|"
+    r"(?:is|are|was|were|has|have|had|does|do|did|can|could|will|would|should|that|which|who)\b))"
+)
+_ONE = re.compile(r"(?i)\bone\b")
+
+
 def key_words(question: str) -> list[str]:
-    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out."""
+    """Return the words a question is about: content words but the ones that only ask, abbreviations spelt out,
+    and "one" where it only stands for a thing named before ("how many pages does a blank one hold")."""
     words: list[str] = []
     for word in fulltext.query_words(question.replace("’", "'")):
         words += ABBREVIATIONS.get(word, (word,))
+    pronoun = len(_PRONOUN_ONE.findall(question)) == len(_ONE.findall(question)) > 0
     return [
         w
         for w in dict.fromkeys(words)
-        if w not in GENERIC and w not in CHATTER and w not in fulltext.STOPWORDS
+        if w not in GENERIC
+        and w not in CHATTER
+        and w not in fulltext.STOPWORDS
+        and not (pronoun and w == "one")
     ]
 
 

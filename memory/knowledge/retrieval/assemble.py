@@ -28,7 +28,7 @@ from memory.knowledge.models import (
     RetrievalTrace,
 )
 from memory.knowledge.repository import ChunkLite, SourceLite, chunk_ids_of, chunks_by_id
-from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse
+from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch, fuse, reasons_of
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.knowledge.retrieval.coverage import Coverage
 from memory.knowledge.retrieval.titles import title_fit
@@ -105,7 +105,7 @@ async def assemble(
     subject: Sequence[str] = (),
 ) -> Answer:
     """Return the answer: the chosen passages with their provenance, the canon facts, and the trace."""
-    fused, reasons = fuse(found.lists, config)
+    fused = fuse(found.lists, config)
     always_sources = [
         s.id for s in found.allowed.values() if s.always_include and s.knowledge_class == KnowledgeClass.CANON
     ]
@@ -116,6 +116,8 @@ async def assemble(
     )
     # Load only what can be shown or traced: the best candidates (and the always-include chunks).
     wanted = ordered_ids[: max(60, limit * 6)]
+    # Reasons only for what an answer can show or trace (the others are never read).
+    reasons = reasons_of(found.lists, {*wanted, *always_ids})
     rows = await found.chunks(session, wanted + always_ids)
     # A chunk may have gone (a vector left behind by a failed delete) or belong to a source not allowed.
     rows = {

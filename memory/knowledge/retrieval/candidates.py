@@ -7,6 +7,8 @@ list's lowest kept score. `fusion="rrf"` is reciprocal rank fusion, kept as a pr
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from pydantic import BaseModel, ConfigDict, Field
 
 from memory.knowledge.models import Reason
@@ -51,27 +53,30 @@ def normalised(scores: dict[int, float]) -> tuple[dict[int, float], float]:
     return normal, min(normal.values())
 
 
-def reasons_of(lists: CandidateLists) -> dict[int, list[Reason]]:
-    """Return, for each candidate, the lists that found it with its rank and raw score there."""
+def reasons_of(lists: CandidateLists, among: Container[int] | None = None) -> dict[int, list[Reason]]:
+    """Return, for each candidate (`among` them only: the ones an answer can show or trace), the lists that found
+    it with its rank and raw score there."""
     reasons: dict[int, list[Reason]] = {}
     for rank, (cid, score) in enumerate(lists.lexical, 1):
-        reasons.setdefault(cid, []).append(Reason(kind="lexical", rank=rank, score=round(score, 4)))
+        if among is None or cid in among:
+            reasons.setdefault(cid, []).append(Reason(kind="lexical", rank=rank, score=round(score, 4)))
     for rank, (cid, score, view) in enumerate(lists.semantic, 1):
-        detail = {"t": "title", "n": "names"}.get(view)
-        reasons.setdefault(cid, []).append(
-            Reason(kind="semantic", rank=rank, score=round(score, 4), detail=detail)
-        )
+        if among is None or cid in among:
+            detail = {"t": "title", "n": "names"}.get(view)
+            reasons.setdefault(cid, []).append(
+                Reason(kind="semantic", rank=rank, score=round(score, 4), detail=detail)
+            )
     for rank, (cid, score, name) in enumerate(lists.entity, 1):
-        reasons.setdefault(cid, []).append(
-            Reason(kind="entity", rank=rank, score=round(score, 4), detail=f"heading names {name}")
-        )
+        if among is None or cid in among:
+            reasons.setdefault(cid, []).append(
+                Reason(kind="entity", rank=rank, score=round(score, 4), detail=f"heading names {name}")
+            )
     return reasons
 
 
-def fuse(lists: CandidateLists, config: SearchConfig) -> tuple[dict[int, float], dict[int, list[Reason]]]:
-    """Return each candidate's fused relevance and the reasons it was found."""
+def fuse(lists: CandidateLists, config: SearchConfig) -> dict[int, float]:
+    """Return each candidate's fused relevance (the reasons it was found: `reasons_of`)."""
     fused: dict[int, float] = {}
-    reasons = reasons_of(lists)
     if config.fusion == "rrf":
         for rank, (cid, _) in enumerate(lists.lexical, 1):
             fused[cid] = fused.get(cid, 0.0) + config.lexical_weight / (config.rrf_k + rank)
@@ -79,7 +84,7 @@ def fuse(lists: CandidateLists, config: SearchConfig) -> tuple[dict[int, float],
             fused[cid] = fused.get(cid, 0.0) + config.semantic_weight / (config.rrf_k + rank)
         for rank, (cid, _, _) in enumerate(lists.entity, 1):
             fused[cid] = fused.get(cid, 0.0) + config.entity_weight / (config.rrf_k + rank)
-        return fused, reasons
+        return fused
     lexical = {cid: score for cid, score in lists.lexical}
     semantic = {cid: score for cid, score, _ in lists.semantic}
     candidates = set(lexical) | set(semantic) | {cid for cid, _, _ in lists.entity}
@@ -94,4 +99,4 @@ def fuse(lists: CandidateLists, config: SearchConfig) -> tuple[dict[int, float],
         fused[cid] = score
     for rank, (cid, _, _) in enumerate(lists.entity, 1):
         fused[cid] = fused.get(cid, 0.0) + config.entity_weight / rank
-    return fused, reasons
+    return fused

@@ -9,22 +9,33 @@ title named whole outranks one named in part; a title the question does not name
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Sequence
 
 from memory.fulltext import query_words
 
 __all__ = ["title_fit"]
 
+#: Titles whose words are kept (a question reads some sixty sections; the same ones come back question after
+#: question).
+_TITLES_KEPT = 4096
+
 
 def _fold(word: str) -> str:
     return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+@functools.lru_cache(maxsize=_TITLES_KEPT)
+def _title_words(title: str) -> frozenset[str]:
+    """Return a section title's words, plurals folded."""
+    return frozenset(_fold(w) for w in query_words(title))
 
 
 def title_fit(asked: Iterable[str], heading_path: Sequence[str]) -> float:
     """Return the share of the section title's words among the question's words, squared (0 when no title)."""
     if not heading_path:
         return 0.0
-    title = {_fold(w) for w in query_words(heading_path[-1])}
+    title = _title_words(heading_path[-1])
     if not title:
         return 0.0
     words = {_fold(w) for w in asked}

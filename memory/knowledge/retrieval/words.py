@@ -123,6 +123,8 @@ class TypoFixer:
 
     def __init__(self) -> None:
         self._vocabularies: OrderedDict[tuple[tuple[int, ...], ...], list[str]] = OrderedDict()
+        #: Each kept vocabulary as a set, by the list's identity (read by every question; built once).
+        self._vocabulary_sets: dict[int, tuple[list[str], frozenset[str]]] = {}
         self._words: OrderedDict[tuple[tuple[int, ...], ...], Vocabulary | None] = OrderedDict()
         self._exists: OrderedDict[tuple[tuple[tuple[int, ...], ...], str], bool] = OrderedDict()
 
@@ -200,7 +202,7 @@ class TypoFixer:
         if not candidates:
             return {}
         vocabulary = await self.vocabulary(session, allowed, unseen)
-        known = set(vocabulary)
+        known = self._as_set(vocabulary)
         everything = await self.words(session, allowed, config, unseen)
         fixes: dict[str, str] = {}
         for word in candidates:
@@ -236,6 +238,15 @@ class TypoFixer:
             text, await self.corrections(session, fulltext.query_words(text), allowed, config, unseen)
         )
 
+    def _as_set(self, vocabulary: list[str]) -> frozenset[str]:
+        """Return a vocabulary (as `vocabulary` gives it) as a set, made once while it is kept."""
+        kept = self._vocabulary_sets.get(id(vocabulary))
+        if kept is None or kept[0] is not vocabulary:
+            if len(self._vocabulary_sets) >= _VOCAB_CACHE:
+                self._vocabulary_sets.clear()
+            kept = self._vocabulary_sets[id(vocabulary)] = (vocabulary, frozenset(vocabulary))
+        return kept[1]
+
     async def unknown(
         self,
         session: AsyncSession,
@@ -247,7 +258,7 @@ class TypoFixer:
     ) -> list[str]:
         """Return the question's words (four letters or more) that no allowed source holds: not in a heading,
         not a misspelling corrected, not part of a canon name found, and in no chunk ("kenku", "warforged")."""
-        vocabulary = set(await self.vocabulary(session, allowed, unseen))
+        vocabulary = self._as_set(await self.vocabulary(session, allowed, unseen))
         named = {w for name in names for w in _WORD.findall(unicodedata.normalize("NFKC", name).casefold())}
         words = _WORD.findall(unicodedata.normalize("NFKC", question).casefold().replace("’", "'"))
         asked = [

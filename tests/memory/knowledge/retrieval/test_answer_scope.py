@@ -273,3 +273,41 @@ def test_a_word_no_source_holds_that_only_qualifies_the_section_named_is_not_a_r
     assert answer.known and "wisdom saving throw" in answer.text
     # The other words must name the whole section: "Raven" is not named by "mimicry".
     assert strange_words(analyse("kenku mimicry"), ["kenku"], [RAVEN]) == ["kenku"]
+
+
+def test_the_question_s_other_words_choose_the_sentences_of_the_line_it_names() -> None:
+    # A drowned-coast game's bestiary: a line of five sentences; what is asked is told by a later one.
+    knight = passage(
+        "## Drowned Knight\n\n*Medium undead*\n\n- **Armour** 15\n\n"
+        "***Tidal Grip.*** Melee: +5 to hit, one target. On a hit the target is held under the surf. The knight "
+        "can hold one target at a time. A target held under for 3 rounds starts to drown. A target whose breath "
+        "falls to 0 is lost.",
+        "Bestiary",
+        "Drowned Knight",
+        chunk_id=11,
+    )
+    asked = analyse("drowned knight tidal grip - what if my guy stays held under for 3 rounds")
+    assert narrowed(asked, [knight]) is not None
+    answer = reply(asked, [], [knight])
+    assert answer.known and "starts to drown" in answer.text and answer.text.startswith("Drowned Knight's")
+    # A number in words is held as its digits.
+    spelled = reply(analyse("drowned knight tidal grip - what happens at zero"), [], [knight])
+    assert "falls to 0 is lost" in spelled.text
+    # Other words no sentence holds: the line's first sentences.
+    plain = reply(analyse("drowned knight tidal grip - what does the kraken think of it"), [], [knight])
+    assert "Melee: +5 to hit" in plain.text
+
+
+def test_what_a_thing_resists_asks_its_resistances() -> None:
+    wight = passage(
+        "## Bog Wight\n\n*Medium undead*\n\n- **Damage Resistances** cold, necrotic\n\n"
+        "***Mire Step.*** The wight ignores the pull of the bog and never sinks.",
+        "Marsh Bestiary",
+        "Bog Wight",
+        chunk_id=14,
+    )
+    asked = analyse("what does a bog wight resist? all of it pls")
+    assert asked.fields == ["damage resistances"] and asked.subject == ["bog", "wight"]
+    assert "cold, necrotic" in reply(asked, [], [wight]).text
+    # Resisting as the asker's own deed asks no field of a thing.
+    assert analyse("how do i resist a charm").fields == []

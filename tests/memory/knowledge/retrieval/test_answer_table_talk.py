@@ -68,3 +68,18 @@ def test_a_word_of_letters_and_figures_no_source_holds_is_unknown_as_typed() -> 
     asked = analyse("whats morv5 for a 3rd level warden")
     assert strange_words(asked, ["morv"], [WARDEN]) == ["morv"]
     assert not reply(asked, [], [WARDEN], unknown=["morv"]).known
+
+
+STORM_LANTERN = passage(
+    "## Storm Lantern\n\n*Wondrous item, uncommon*\n\nThis lantern holds 2d4 + 1 wicks when it is found. "
+    "A new owner can light the lantern's wicks together as one action.",
+    "Curios",
+    "Storm Lantern",
+    chunk_id=5,
+)
+
+
+def test_one_standing_for_the_thing_named_is_no_number_to_find() -> None:
+    asked = analyse("the ranger found a storm lantern, how many wicks does a new one have?")
+    answer = reply(asked, [], [STORM_LANTERN])
+    assert "2d4 + 1 wicks" in answer.text and "one action" not in answer.text
