@@ -24,10 +24,11 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import AnswerMode, ShortAnswer
 from memory.knowledge.fields import fields_of
 from memory.knowledge.models import CanonFact, LoreResult
+from memory.knowledge.question import FIELD_UNITS, HOW_UNITS, KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_words import fold_words, same_word
 
-__all__ = ["Row", "named_row", "rows_of"]
+__all__ = ["Row", "named_row", "row_unsaid", "rows_of"]
 
 #: The passages whose rows may answer: those the answer quotes, and the best ones.
 ROWS_READ = 2
@@ -249,3 +250,50 @@ def named_row(
         marked = [c.model_copy(update={"cited": c.number == first + at}) for c in numbered(facts, results)]
         return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=marked)
     return answer
+
+
+#: The "how" word whose units say each field's amount ("Mass (kg)" heads a weight, "Move (ft)" a speed).
+_FIELD_HOW = {"weight": "heavy", "speed": "fast", "range": "far", "size": "big", "duration": "long"}
+
+
+def _says_field(text: str, field: str, own: frozenset[str]) -> bool:
+    """Return whether a header, a cell or a passage's prose says a field: by the field's name or a word the
+    glossary reads as it ("Price" is a cost), the question's own word for it, or a unit of its amounts ("kg",
+    "12kg")."""
+    if field in analyse(text).fields:
+        return True
+    units = {*FIELD_UNITS.get(field, ()), *HOW_UNITS.get(_FIELD_HOW.get(field, ""), ())}
+    words = {w.lstrip("0123456789.,") for w in fold_words(text)}
+    return any(same_word(w, o) for w in words for o in own) or bool(words & units)
+
+
+def row_unsaid(question: Question, quoted: Sequence[LoreResult], answer: str) -> str | None:
+    """Return the field a question asks ("weight") when the answer is a table's row said whole and neither the
+    row's columns, nor its cells, nor any passage quoted says that field: the row of an item in a table of prices
+    is no weight. None otherwise."""
+    asked = [f for f in question.fields if f and f != KIND_LINE]
+    rows = [
+        r
+        for result in quoted
+        for r in rows_of(result.text)
+        if r.kind == "table"
+        and r.label
+        and r.label.casefold() in answer.casefold()
+        and any(v and v.casefold() in answer.casefold() for _, v in r.cells)
+    ]
+    if not asked or not rows:
+        return None
+    prose = "\n".join(
+        " ".join([*r.heading_path, *(ln for ln in r.text.splitlines() if _TABLE_ROW.match(ln) is None)])
+        for r in quoted
+    )
+    for field in asked:
+        own = frozenset(
+            w
+            for w in fold_words(" ".join([field, question.asked_by.get(field, ""), *question.glossary_used]))
+            if w not in STOPWORDS
+        )
+        cells = [f"{h} {v}" for r in rows for h, v in r.cells]
+        if not any(_says_field(text, field, own) for text in [*cells, prose]):
+            return field
+    return None

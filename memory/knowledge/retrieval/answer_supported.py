@@ -19,6 +19,9 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    the books (`RetrievalTrace.common_words`: "target", "creature").
 5. the measure asked by "how" whose units other measures share ("how tall", "how wide"): a distance said of
    something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
+6. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
+   prices): a column, a cell or the passage must say that field, by name, a word read as it or its unit ("Mass
+   (kg)", "12 kg"; `answer_rows.row_unsaid`).
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
 is left as it is: canon's names are matched when its facts are found.
 """
@@ -36,6 +39,7 @@ from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question, ho
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.retrieval.answer_described import held_words
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
 from memory.knowledge.retrieval.answer_words import fold_words, is_number
 
@@ -291,7 +295,9 @@ def unsupported(
     words = fold_words(question.expanded)
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
-    if (measure := _measure_unsaid(question, answer)) is not None:
+    if (
+        measure := _measure_unsaid(question, answer) or row_unsaid(question, quoted, answer.text)
+    ) is not None:
         return measure
     return (
         _of_field(question, words, held, asking, lambda: _named_elsewhere(results, quoted))

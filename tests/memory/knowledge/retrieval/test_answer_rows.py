@@ -141,3 +141,46 @@ def test_a_sentence_saying_the_entry_by_its_pronoun_answers_before_one_echoing_a
     )
     said = reply(analyse("how long do marsh goblins usually live?"), [], [folk])
     assert said.known and "40 years" in said.text and "trade" not in said.text
+
+
+# A caravan game's price list: no column, cell or line of it says what anything weighs.
+CARAVAN = passage(
+    "## Caravan Stock\n\nThe guild sells carts and beasts at these prices.\n\n"
+    "| Item | Price | Notes |\n|:--|:--|:--|\n"
+    "| Prayer wagon | 90 shards | carries a shrine |\n| Mule cart | 25 shards | two mules |\n"
+    "| Sand sledge | 40 shards | slides on dunes |",
+    "Gear",
+    "Caravan Stock",
+)
+# The same stock with a column headed by its unit alone.
+CARAVAN_KG = passage(
+    "## Caravan Stock\n\n| Item | Price | kg |\n|:--|:--|:--|\n"
+    "| Prayer wagon | 90 shards | 300 |\n| Mule cart | 25 shards | 120 |",
+    "Gear",
+    "Caravan Stock",
+)
+WAGON = passage(
+    "## Prayer Wagon\n\nA prayer wagon carries a shrine of the dune saints. Empty, a prayer wagon weighs 800 "
+    "pounds; loaded, it needs four oxen.",
+    "Gear",
+    "Prayer Wagon",
+)
+
+
+def test_a_row_that_says_nothing_of_the_field_asked_is_no_answer() -> None:
+    said = reply(analyse("how much does a prayer wagon weigh"), [], [CARAVAN])
+    assert not said.known and "90" not in said.text
+    said = reply(analyse("what is the weight of a mule cart"), [], [CARAVAN])
+    assert not said.known and "25" not in said.text
+
+
+def test_a_row_asked_a_field_its_columns_hold_answers() -> None:
+    said = reply(analyse("what does a prayer wagon cost"), [], [CARAVAN])
+    assert said.known and "90 shards" in said.text
+    said = reply(analyse("how much does a prayer wagon weigh"), [], [CARAVAN_KG])
+    assert said.known and "300" in said.text
+
+
+def test_a_passage_saying_the_field_answers_in_the_rows_stead() -> None:
+    said = reply(analyse("how much does a prayer wagon weigh"), [], [CARAVAN, WAGON])
+    assert said.known and "800 pounds" in said.text and "90" not in said.text
