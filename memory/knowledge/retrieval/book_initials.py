@@ -6,8 +6,9 @@ capitalised words, as the heading path and the titles in a passage are written) 
 (`definitions`) give their initials, a hyphen parting words as a space does ("Two-Handed Strike" gives "ths"):
 a question writing those initials is searched and answered in the term's words. Initials are not read so when
 - two terms give them (which one the table means is not guessed); a term written singular and plural is one;
-- the books write them as a word of their own in lower case, or they are a common English word ("at", "is") or
-  the table's own shorthand ("gm", "pc"): there they mean what they say;
+- the books write them as a word of their own, in any case ("cut", or "DC" for a difficulty class while a
+  "Dexterity Check" heading gives "dc"), or they are a common English word ("at", "is") or the table's own
+  shorthand ("gm", "pcs"): there they mean what they say;
 - the shipped glossary reads them and the books write its meaning ("sr" stays "short rest" in a game with short
   rests; in one without, the books' "Spell Reserve" is meant).
 A heading's opening article is no initial ("The Salt Road" gives "sr"). The GM's glossary outranks them
@@ -29,11 +30,33 @@ __all__ = ["initials_glossary"]
 _MINOR = frozenset(["of", "the", "and", "or", "a", "an", "to", "in", "on", "for", "with", "at", "by"])
 #: The table's own shorthand, never a book's initials.
 _TABLE = frozenset(
-    ["gm", "dm", "pc", "npc", "ooc", "ic", "irl", "afk", "brb", "ok", "vs", "eg", "ie", "etc", "aka", "fyi"]
+    [
+        "gm",
+        "dm",
+        "gms",
+        "dms",
+        "pc",
+        "pcs",
+        "npc",
+        "npcs",
+        "ooc",
+        "ic",
+        "irl",
+        "afk",
+        "brb",
+        "ok",
+        "vs",
+        "eg",
+        "ie",
+        "etc",
+        "aka",
+        "fyi",
+    ]
 )
 _ARTICLES = frozenset(["the", "a", "an"])
 _PART = re.compile(r"[^\W\d_][\w'’]*")
-_LOWER_WORD = re.compile(r"(?<![\w'’-])[a-z]+(?![\w'’-])")
+_WORD = re.compile(r"(?<![\w'’-])[^\W\d_]+(?![\w'’-])")
+_NOT_HEADING = re.compile(r"[^\w\s'’-]|\d")
 _MARKS = re.compile(r"^\s*(?:#+|[-*•]|\d+[.)])?\s*")
 
 
@@ -43,8 +66,10 @@ def _fold(text: str) -> str:
 
 def _heading_words(line: str) -> list[str] | None:
     """Return the words of a line written as a heading of two to four words, or None."""
+    if len(line) > 80:
+        return None
     text = _MARKS.sub("", line).replace("**", "").replace("__", "").strip()
-    if not text or len(text) > 60 or re.search(r"[^\w\s'’-]|\d", text):
+    if not text or len(text) > 60 or _NOT_HEADING.search(text):
         return None
     words = text.replace("-", " ").split()
     if not 2 <= len(words) <= 4 or words[0] in _MINOR:
@@ -79,25 +104,22 @@ def initials_glossary(texts: Sequence[str], terms: Iterable[str] = ()) -> dict[s
         initials = "".join(p[0] for p in parts)
         same = tuple(p.removesuffix("s") for p in parts)  # "Action Point" and "Action Points" are one term
         meant.setdefault(initials, {}).setdefault(same, " ".join(parts))
-    written: set[str] = set()
-    for text in texts:
-        written.update(_LOWER_WORD.findall(text))
+    whole = _fold("\n".join(texts))
+    written = set(_WORD.findall(whole))
+    said = written | STOPWORDS | _TABLE
     found = {
         initials: next(iter(terms.values()))
         for initials, terms in meant.items()
-        if len(terms) == 1 and initials not in written | STOPWORDS | _TABLE and initials.isalpha()
+        if len(terms) == 1 and initials not in said and initials.isalpha()
     }
-    shipped = [i for i in found if i in SHIPPED]
-    if shipped:
-        folded = [_fold(t) for t in texts]
-        for initials in shipped:
-            if _written(SHIPPED[initials], folded):
-                del found[initials]
+    for initials in [i for i in found if i in SHIPPED]:
+        if _written(SHIPPED[initials], whole):
+            del found[initials]
     return found
 
 
-def _written(meaning: str, folded: Sequence[str]) -> bool:
+def _written(meaning: str, whole: str) -> bool:
     """Return whether the books write a shipped meaning, or any spelling the shipped glossary reads as it."""
     spellings = {meaning} | {term for term, said in SHIPPED.items() if said == meaning and " " in term}
     pattern = re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(s) for s in spellings) + r")(?:e?s)?(?![\w'])")
-    return any(pattern.search(text) for text in folded)
+    return pattern.search(whole) is not None

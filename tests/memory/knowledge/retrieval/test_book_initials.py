@@ -37,9 +37,13 @@ def test_a_terms_initials_read_as_the_term() -> None:
 
 
 def test_initials_the_books_write_as_a_word_or_the_table_says_are_read_as_written() -> None:
-    book = "Rules\n## Cargo Unloading Tally\nUnload the cargo; cut the rope.\n## Grit Master\nThe gm says so."
+    book = (
+        "Rules\n## Cargo Unloading Tally\nUnload the cargo; cut the rope.\n## Grit Master\nThe gm says so.\n"
+        "## Dodge Chance\nRoll over the TN to dodge.\n## Target Number\nThe TN is 7 unless told otherwise."
+    )
     glossary = initials_glossary([book])
     assert "cut" not in glossary  # the books write "cut"
+    assert "tn" not in glossary and glossary["dc"] == "dodge chance"  # the books write "TN" as their own
     assert "gm" not in glossary  # the table's own word for its game master
 
 
