@@ -77,23 +77,28 @@ class Coverage:
         """Return the weighed share of the question's words a passage (its headings and text) holds, 0 to 1."""
         if not self._stems or self.total <= 0:
             return 0.0
-        passage, runs = _read(tuple(heading_path), text)
-        if self._by_words and runs is not None:
-            held = {self._forms[form] for form in self._forms.keys() & runs}
+        passage, places = _read(tuple(heading_path), text)
+        if self._by_words and places is not None:
+            # The forms the passage holds, taken in the order of its words' set as `keys() & words` takes them
+            # (so the same set, summed in the same order), looked up by the question's few forms.
+            found = [form for form in self._forms if form in places]
+            found.sort(key=places.__getitem__)
+            held = {self._forms[form] for form in set(found)}
         else:
             held = {m.group(1).casefold() for m in self._pattern().finditer(passage)}
         return sum(self.weights.get(key, 0.0) for key in held) / self.total
 
 
 @functools.lru_cache(maxsize=_PASSAGES_KEPT)
-def _read(headings: tuple[str, ...], text: str) -> tuple[str, frozenset[str] | None]:
+def _read(headings: tuple[str, ...], text: str) -> tuple[str, dict[str, int] | None]:
     """Return a passage (its headings and text) and the lowercase forms of its words (runs of word characters, as
-    the pattern's `\\b` sees them), or None for those when it holds a character read otherwise (`_CASE_TWINS`).
-    Kept by headings and text, whose strings the kept chunks share: no passage is joined and hashed again."""
+    the pattern's `\\b` sees them), each with its place in their set's order, or None for those when it holds a
+    character read otherwise (`_CASE_TWINS`). Kept by headings and text, whose strings the kept chunks share: no
+    passage is joined and hashed again."""
     passage = " ".join(headings) + "\n" + text
     if not (passage.isascii() or not any(c in passage for c in _CASE_TWINS)):
         return passage, None
-    return passage, frozenset(_RUN.findall(passage.lower()))
+    return passage, {word: place for place, word in enumerate(frozenset(_RUN.findall(passage.lower())))}
 
 
 def coverage(
