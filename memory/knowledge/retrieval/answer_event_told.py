@@ -33,8 +33,9 @@ def event_told(
 
     `events`: the event cards found (number, card, its sentence of where and when it took place)."""
     for number, fact, placed in events:
-        if not _named(question, fact.entity_name):
-            continue
+        aliases = [a.strip() for a in (attribute_value(fact, "aliases") or "").split(",") if a.strip()]
+        if not any(_named(question, name) for name in (fact.entity_name, *aliases)):
+            continue  # named whole, by its name or another it goes by ("the Plague Year")
         described = fact.description or attribute_value(fact, "description") or ""
         outcome = (attribute_value(fact, "outcome") or "").strip().rstrip(".")
         told = [opening(placed, fact.entity_name, "Event") + "."] if placed else []

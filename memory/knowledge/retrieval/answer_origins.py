@@ -20,6 +20,7 @@ from canon.wording.relations import in_prose
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_happenings import names_list
+from memory.knowledge.retrieval.named_in import FORMER_NAME
 
 __all__ = ["origin_answer"]
 
@@ -62,7 +63,7 @@ def _said(question: str, fact: CanonFact) -> str | None:
         ]
         if houses:
             return f"{name} was born into {names_list(list(dict.fromkeys(houses)), 'Lineage')}"
-    if _BIRTH_NAME.search(question):
+    if _BIRTH_NAME.search(question) or FORMER_NAME.search(question):
         born = attribute_value(fact, "birth name")
         if born:
             return f"{name} was born {born}"

@@ -24,6 +24,7 @@ from canon.wording.relations import possessive, relation_sentence, state_sentenc
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words, sentences
 from memory.knowledge.retrieval.lives import death_cause, held_at, typed_death
+from memory.knowledge.retrieval.named_in import FORMER_NAME
 from memory.knowledge.retrieval.told_truths import kept_fate
 
 __all__ = ["told_answer", "told_sentence"]
@@ -76,6 +77,7 @@ _ALIAS = re.compile(
     r"|\bwhat\s+(?:other\s+)?names?\s+(?:does|did|do)\b",
     re.I,
 )
+
 _DOES = re.compile(
     r"^\s*what\s+(?:does|did)\s+.+?\s+do(?:\s+for\s+(?:a\s+living|work))?\s*\??\s*$"
     r"|^\s*what\s+(?:is|was)\s+.+?(?:'s|s')\s+(?:job|trade|occupation|profession|work|calling|line\s+of\s+work)\s*\??\s*$"
@@ -241,7 +243,7 @@ def told_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
     what = bool(re.match(r"^\s*(?:what|why)\b", question, re.I))
     if _HAPPENED.search(question):
         return _happened(fact, number)
-    if _ALIAS.search(question):
+    if _ALIAS.search(question) or FORMER_NAME.search(question):  # "what was X called before" too
         return _other_names(fact, number)
     if what and _KNOWN.search(question):
         return _known_for(question, fact, number)

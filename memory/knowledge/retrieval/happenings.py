@@ -52,7 +52,8 @@ __all__ = [
 #: "What happened in 212 RL?", "which events took place during …", "events of LR 500": the words after say when.
 _IN_WHEN = re.compile(
     r"^\s*(?:(?:what\s+(?:happened|took place|went on|occurred|events?\s+(?:were there|took place|happened))|"
-    r"which\s+events?\s+(?:were there|took place|happened))\s+(?:in|during)|(?:the\s+)?events\s+(?:of|in|during))\s+"
+    r"which\s+events?\s+(?:were there|took place|happened))\s+(?:in|during)|"
+    r"(?:(?:list|name)\s+(?:all\s+)?)?(?:the\s+)?events\s+(?:of|in|during))\s+"
     r"(?P<when>.+?)\s*[?.!]*\s*$"
 )
 _YEAR_SCORE = 80.0

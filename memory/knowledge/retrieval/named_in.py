@@ -1,14 +1,22 @@
 """Whether a sentence speaks of a person, by their name or a word of it that is theirs there: "Nella Tamsin, the
 Provost's youngest, was carried off" names Nella Tamsin, not Aurelio Tamsin, though both are Tamsins. A word of
 the name beside another capitalised word that is no word of it (another given name, a title) is taken as another
-one's name: a sentence is passed over rather than told of the wrong person. Pure."""
+one's name: a sentence is passed over rather than told of the wrong person. And whether a question asks the
+name someone went by before ("what was X called before"). Pure."""
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["name_words", "names_one"]
+__all__ = ["FORMER_NAME", "name_words", "names_one"]
 
+#: A name someone went by before the one canon calls them: "what was X called before", "X's former name".
+FORMER_NAME = re.compile(
+    r"\b(?:former|old|earlier|previous|prior)\s+names?\b|\bname\s+(?:before|once|used\s+to\s+be)\b"
+    r"|\b(?:called|named|known(?:\s+as)?)\s+(?:before|once|formerly|earlier|at\s+first)\b"
+    r"|\bused\s+to\s+be\s+(?:called|named|known\s+as)\b|\bformerly\b",
+    re.I,
+)
 _BEFORE = re.compile(r"([A-Z][^\W\d_]*)\s+$")
 _AFTER = re.compile(r"\s+([A-Z][^\W\d_]*)")
 #: Words that open a sentence with a capital and are no name ("The Tamsin heir", "Old Brenn").

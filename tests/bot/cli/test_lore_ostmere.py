@@ -23,6 +23,21 @@ STORY = f"the story stands at 3 Ledgermoon, year 342 {SC}"
 
 #: What a player reads (the GM reads the same, but for `GM_READS`).
 PLAYER_READS = {
+    # A tie over by the story's date reads in the past; a victory on its day, never "since" it.
+    "which guild did Ottavio Brenn lead?": f"Ottavio Brenn led the Weighers' Guild (from year 310 to 323 {SC}).",
+    "what did Duke Harald of Harrowmark win?": (
+        f"Duke Harald of Harrowmark won the Battle of the Reedmouth on 14 Highmarket, year 322 {SC}."
+    ),
+    "what was Sister Orla called before?": "Sister Orla is also called Orla Fenwright.",
+    "what was Casimir Vell's former name?": "Casimir Vell was born Casimir Rook.",
+    "list the events of 324 SC": (
+        f"The Treaty of the Two Tolls took place at Ostmere on 5 Emberfall, year 324 {SC}. The peace that ended "
+        "the Salt War."
+    ),
+    "what happened during the Plague Year?": (
+        f"The Grey Cough took place at Ostmere in year 318 {SC}. A plague that emptied a third of the canal houses. "
+        "Nella Tamsin, the Provost's youngest, was carried off by the cough in its first month."
+    ),
     # An adoption dated, though the adoptive father has died since ("was … from year 305").
     "who adopted Casimir Vell?": f"Casimir Vell was adopted by Aurelio Tamsin in year 305 {SC}.",
     "is Aurelio Tamsin alive?": f"No: Aurelio Tamsin died in year 318 {SC}.",
