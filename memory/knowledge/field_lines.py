@@ -54,6 +54,7 @@ _PAIR = re.compile(r"(?<![\w'’-])([A-Z][a-z'’-]+(?: [A-Z][a-z'’-]+)?) ([+�
 _JOINED = re.compile(r"^\s*[,;/]\s*$")
 #: The fewest pairs a run in prose holds.
 RUN = 3
+_STAT_JOINT = re.compile(r"\s+[/|¦]\s+")
 _DASHED = re.compile(r"^\s*(?:[-*+•]\s+)?([A-Z][\w'’()-]*(?: [\w'’()-]+){0,3}) [—–] (\S.*)$")
 
 
@@ -65,7 +66,8 @@ def line_fields(line: str, subject: str) -> list[tuple[str, str, str]]:
         if price and (price.group("coin") or "").casefold() not in _MEASURES and subject:
             return [(f"{subject} › {_clean(leader.group('name'))}", "cost", leader.group("value").strip())]
         return []
-    parts = [p.strip() for p in line.split(" / ")]
+    # A stat line's parts joined by slashes or bars: "Wounds 14 / Armour 2", "BRN 3 | QCK 1 | HSK 12".
+    parts = [p.strip() for p in _STAT_JOINT.split(line)] if not line.lstrip().startswith("|") else []
     if len(parts) >= 2:
         stated = [m for m in (_PART.match(p) for p in parts) if m]
         if len(stated) >= 2:

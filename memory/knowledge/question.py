@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from memory import fulltext
-from memory.knowledge.glossary import expand
+from memory.knowledge.glossary import SHIPPED, expand
 
 __all__ = [
     "CHATTER",
@@ -441,7 +441,15 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
                 asked_by.setdefault(label, match.group(0))
         # Only the asking words go: what a phrase holds in its middle ("how far can *a wolf* move") stays.
         rest = pattern.sub(lambda m: " " + " ".join(g for g in m.groups() if g) + " ", rest)
-    fields = list(dict.fromkeys(label for _, label in sorted(found)))
+    # A field the question asks in the table's words is read in the books' own ("hits harder" asks the damage,
+    # which a game defining "HARM. Damage." calls harm): the glossary's meaning, where the books or the GM gave one.
+    own = glossary or {}
+    fields = list(
+        dict.fromkeys(
+            own[label] if own.get(label, label) != SHIPPED.get(label, label) else label
+            for _, label in sorted(found)
+        )
+    )
     rest = without_how(rest).strip(" ?!.")
     parts: list[list[str]] = []
     between = re.search(r"\bor\b|\bthan\b|\bvs\b|\bversus\b", folded)

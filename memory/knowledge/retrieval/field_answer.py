@@ -91,7 +91,7 @@ class FieldHit:
         if self.field.label == KIND:
             article = "an" if value[:1].casefold() in "aeiou" else "a"
             return f"{subject} is {article} {value[:1].lower() + value[1:]}. [{self.number}]"
-        label = self.field.label.casefold()
+        label = self.field.label if self.field.label.isupper() else self.field.label.casefold()  # "HSK" stays
         verb = "are" if label in _PLURAL_LABELS else is_or_are(label)
         owner = f"{subject}'" if subject.endswith("s") else f"{subject}'s"
         return f"{owner} {label} {verb} {value}. [{self.number}]"
@@ -189,6 +189,15 @@ def _label_fits(asked: str, label: str) -> bool:
     return folded.rstrip("s") == asked.rstrip("s") or folded in _SAME_LABEL.get(asked, ())
 
 
+def _abbreviates(short: str, word: str) -> bool:
+    """Return whether a label in capitals is short for a word: its first letter, and its letters in order ("hsk"
+    of "husk", "agi" of "agility")."""
+    if len(word) <= len(short) or word[0] != short[0]:
+        return False
+    letters = iter(word)
+    return all(letter in letters for letter in short)
+
+
 def _named_field(
     question: Question, readable: Sequence[tuple[int, LoreResult]], first: int, need: Sequence[str] = ()
 ) -> list[FieldHit]:
@@ -206,6 +215,10 @@ def _named_field(
                 w for w in fold_words(found.label) if w not in GENERIC and w not in STOPWORDS and len(w) > 1
             ]
             free = _besides(asked, fold_words(found.subject.split(" › ")[-1]))
+            short = found.label.casefold()
+            if found.label.isupper() and found.label.isalpha() and 2 <= len(short) <= 5:
+                # A stat line's abbreviated label ("HSK 12") is the question's word it abbreviates ("husk")
+                label = [next((w for w in free if _abbreviates(short, w)), short)]
             if found.label == KIND or not label or not all(word_in(w, free) for w in label):
                 continue  # "cast time stop" names Time Stop, not its casting time: the name's words count once
             rest = [w for w in question.subject if not word_in(w, label)]

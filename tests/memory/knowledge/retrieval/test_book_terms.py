@@ -74,3 +74,18 @@ def test_a_glossary_entry_in_capitals_keeps_its_term_with_its_meaning() -> None:
     said = sentences(text)
     assert "Drift-lock: When two Frames grapple. Both lose Flux." in said  # the whole entry: one sentence
     assert not any(s.startswith("Ii") for s in said)  # a numeral, not a term
+
+
+def test_a_field_asked_in_the_tables_words_is_asked_in_the_books_term() -> None:
+    from memory.knowledge.question import analyse
+    from memory.knowledge.retrieval.answer_comparison import comparison
+    from tests.memory.knowledge.retrieval.test_answer import passage
+
+    book = merged(None, (), book_glossary(["Terms\nWOUNDING. Damage; what a blow takes off your Grit."]))
+    assert analyse("which hits harder, a pike or a maul", book).fields == ["wounding"]
+    assert analyse("which hits harder, a pike or a maul", merged()).fields == ["damage"]
+    arms = passage(
+        "## Arms\n\n| Arm | Wounding | Reach |\n|---|---|---|\n| Pike | 3 | 2 |\n| Maul | 5 | 1 |", "Arms"
+    )
+    answer = comparison(analyse("which hits harder, a pike or a maul", book), [], [arms])
+    assert answer is not None and answer.text.endswith("Maul has the higher wounding.")

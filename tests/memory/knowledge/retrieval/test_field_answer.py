@@ -25,3 +25,17 @@ def test_a_column_named_with_its_unit_answers_the_field_asked() -> None:
 def test_a_column_named_with_its_measure_answers_the_field_asked() -> None:
     answer = reply(analyse("what's the speed of a brig"), [], [HULLS])
     assert answer.known and "Brig" in answer.text and " 3" in answer.text, answer.text
+
+
+BEASTS = passage(
+    "## Ash Hound\n\nMGT 2 | AGI 4 | WIL 1 | VIT 9 | ARM 0\n\nA hound of cinders that hunts by the smell of oil.",
+    "Bestiary",
+    "Ash Hound",
+)
+
+
+def test_a_stat_line_joined_by_bars_is_read_and_its_abbreviated_label_is_the_players_word() -> None:
+    answer = reply(analyse("what is an ash hound's agility"), [], [BEASTS])
+    assert answer.known and "AGI is 4" in answer.text, answer.text
+    answer = reply(analyse("ash hound vitality?"), [], [BEASTS])
+    assert answer.known and "9" in answer.text.replace("[1]", ""), answer.text
