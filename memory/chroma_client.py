@@ -51,8 +51,6 @@ _LEGACY = re.compile(r"^lk_(c|mem|scn)(\d+)$")
 #: visits every vector of it, so a campaign's nearest vectors are found exactly, whatever its graph; larger
 #: collections are searched as deeply as this, nearly always exactly.
 SEARCH_EF = 10_000
-#: The collection configuration every new collection gets.
-CONFIGURATION: dict[str, Any] = {"hnsw": {"space": "cosine", "ef_search": SEARCH_EF}}
 
 
 @dataclass(frozen=True)
@@ -293,7 +291,7 @@ class ChromaCollections:
                     name,
                     embedding_function=function,
                     metadata=meta,
-                    configuration=CONFIGURATION,
+                    configuration={"hnsw": {"space": "cosine", "ef_search": SEARCH_EF}},
                     get_or_create=True,
                 )
             self._collections[campaign_id] = collection
