@@ -45,6 +45,13 @@ _OWNED = re.compile(r"^lk_([0-9a-f]{12})_(c|mem|scn)(\d+)$")
 _MARKER = re.compile(r"^lk_([0-9a-f]{12})$")
 _LEGACY = re.compile(r"^lk_(c|mem|scn)(\d+)$")
 
+#: How many candidates a search walks through (Chroma's `ef_search`, 100 by default). Chroma's index is a graph
+#: whose links depend on how its insertions were scheduled, and a short walk misses near neighbours: two imports
+#: of the same books then found different passages for one question. A walk at least as long as a collection
+#: visits every vector of it, so a campaign's nearest vectors are found exactly, whatever its graph; larger
+#: collections are searched as deeply as this, nearly always exactly.
+SEARCH_EF = 10_000
+
 
 @dataclass(frozen=True)
 class Owner:
@@ -284,7 +291,7 @@ class ChromaCollections:
                     name,
                     embedding_function=function,
                     metadata=meta,
-                    configuration={"hnsw": {"space": "cosine"}},
+                    configuration={"hnsw": {"space": "cosine", "ef_search": SEARCH_EF}},
                     get_or_create=True,
                 )
             self._collections[campaign_id] = collection

@@ -228,7 +228,7 @@ async def heading_search(
         for chunk_id, score in scored:
             if chunk_id not in found or found[chunk_id][0] < score:
                 found[chunk_id] = (score, name)
-    ranked = sorted(found.items(), key=lambda item: -item[1][0])[:limit]
+    ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))[:limit]
     return [(chunk_id, score, name) for chunk_id, (score, name) in ranked]
 
 

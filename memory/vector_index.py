@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 from pydantic import BaseModel, ConfigDict
 
-from memory.chroma_client import ChromaCollections, Owner
+from memory.chroma_client import SEARCH_EF, ChromaCollections, Owner
 
 __all__ = [
     "VIEWS",
@@ -45,6 +45,8 @@ log = logging.getLogger(__name__)
 #: Chroma's own limit on one add() is larger; smaller batches keep memory flat on big imports.
 ADD_BATCH = 2048
 COLLECTION_PREFIX = "lk_c"
+#: The collection metadata recording how deep its searches walk (`memory.chroma_client.SEARCH_EF`).
+SEARCH_EF_KEY = "lk_search_ef"
 
 
 class VectorIndexError(Exception):
@@ -207,12 +209,14 @@ class ChromaVectorIndex(ChromaCollections):
         def work() -> None:
             collection = self._collection(campaign_id, create=True, metadata=metadata)
             assert collection is not None
-            if metadata:
-                current = dict(collection.metadata or {})
-                wanted = {**current, **metadata}
-                if wanted != current:
-                    wanted.pop("hnsw:space", None)
-                    collection.modify(metadata=wanted)
+            current = dict(collection.metadata or {})
+            wanted = {**current, **(metadata or {}), SEARCH_EF_KEY: SEARCH_EF}
+            if current.get(SEARCH_EF_KEY) != SEARCH_EF:
+                # A collection made before its searches were exact: its searches walk as far from now on.
+                collection.modify(configuration={"hnsw": {"ef_search": SEARCH_EF}})
+            if wanted != current:
+                wanted.pop("hnsw:space", None)
+                collection.modify(metadata=wanted)
             for start in range(0, len(chunk_ids), ADD_BATCH):
                 end = start + ADD_BATCH
                 collection.upsert(
@@ -256,18 +260,20 @@ class ChromaVectorIndex(ChromaCollections):
             )
             ids = (found.get("ids") or [[]])[0]
             distances = (found.get("distances") or [[]])[0]
-            hits = []
-            for rank, (raw_id, distance) in enumerate(zip(ids, distances, strict=True), 1):
+            parsed = []
+            for raw_id, distance in zip(ids, distances, strict=True):
                 try:
-                    chunk_id, source_id, view = parse_vector_id(raw_id)
+                    parsed.append((float(distance), *parse_vector_id(raw_id)))
                 except ValueError:  # not one of ours
                     continue
-                hits.append(
-                    VectorHit(
-                        chunk_id=chunk_id, source_id=source_id, distance=float(distance), rank=rank, view=view
-                    )
-                )
-            return hits
+            # Equal distances in the order of the chunks (their order in their books), not the index's.
+            parsed.sort(
+                key=lambda hit: (hit[0], hit[1], VIEWS.index(hit[3]) if hit[3] in VIEWS else len(VIEWS))
+            )
+            return [
+                VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
+                for rank, (distance, chunk_id, source_id, view) in enumerate(parsed, 1)
+            ]
 
         return cast(list[VectorHit], await self._call("search", work))
 

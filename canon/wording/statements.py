@@ -112,8 +112,9 @@ def statement_words(view: StatementView, words: Wording, viewer: Viewer, *, evid
     return text
 
 
-#: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …".
-HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN"})
+#: Relations that happen on a day rather than hold from it: "took place at Gull Rock on 3 Sunmoon, …", "won the
+#: Battle of Gull Rock on …".
+HAPPENINGS = frozenset({"OCCURRED_AT", "OCCURRED_DURING", "PARTICIPATED_IN", "WITNESSED", "WON", "CAUSED"})
 
 
 def statement_span(view: StatementView, words: Wording) -> str:

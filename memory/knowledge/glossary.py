@@ -231,7 +231,8 @@ def merged(
     define their own terms by (`book`: {"vacuum": "cold"}, `memory.knowledge.retrieval.book_terms`), with the
     campaign's own terms over all (a term the GM added outranks the calendar). A shipped term whose meaning, or
     whose own spelling, the books define is read as the books' term ("armor" as "plate" where the books say
-    "PLATE. Armour.")."""
+    "PLATE. Armour."); the initials of a term the books name ("sr" read as their "spell reserve") leave the shipped
+    meaning as it is."""
     terms = {term: meaning for term, meaning in SHIPPED.items() if fold(term) not in calendar}
     for phrase, term in (book or {}).items():
         if fold(phrase) in calendar:
@@ -239,7 +240,7 @@ def merged(
         for shipped, meaning in SHIPPED.items():
             if meaning == phrase and shipped not in book:  # type: ignore[operator]
                 terms[shipped] = term
-            elif shipped == phrase and meaning not in book:  # type: ignore[operator]
+            elif shipped == phrase and meaning not in book and not _initials_of(phrase, term):  # type: ignore[operator]
                 terms[meaning] = term
         terms[phrase] = term
     for term, meaning in (campaign or {}).items():
@@ -249,6 +250,14 @@ def merged(
         elif key:
             terms[key] = meaning
     return terms
+
+
+def _initials_of(phrase: str, term: str) -> bool:
+    """Return whether a phrase is a term's initials ("sr" of "spell reserve"): the books' reading of the
+    shipped term's spelling, which says nothing of its shipped meaning."""
+    return phrase == "".join(
+        word[0] for word in term.replace("-", " ").split() if word not in ("the", "a", "an")
+    )
 
 
 def expand(question: str, glossary: Mapping[str, str] | None = None) -> tuple[str, dict[str, str]]:

@@ -17,6 +17,7 @@ English noun phrase: "vacuum" of "open vacuum"). A phrase is left out when it is
 - it is a term the books define, or a word of one;
 - the books write it in more than `MAX_CHUNKS` passages: there it is a word of their own, which the question
   must keep ("damage" in a game that counts damage everywhere), and two definitions giving it leave it too.
+The initials of the books' headings and terms are read as those terms too (`book_initials`).
 Only the passages the asker may read are read (a GM-only definition never rewrites a player's question), once
 per set of readable source versions; a campaign too large to read whole gets none.
 """
@@ -31,6 +32,7 @@ from collections.abc import Iterable, Sequence
 from sqlalchemy.ext.asyncio import AsyncSession
 
 from memory.knowledge.repository import SourceLite, chunk_words_texts
+from memory.knowledge.retrieval.book_initials import initials_glossary
 from memory.knowledge.retrieval.config import SearchConfig
 
 __all__ = ["MAX_CHUNKS", "BookTerms", "definitions", "plain_words"]
@@ -201,8 +203,9 @@ def _chunk_count(phrase: str, texts: Sequence[str], words: Counter[str]) -> int:
 def book_glossary(texts: Sequence[str]) -> dict[str, str]:
     """Return {plain phrase: the book's term} from the definitions the texts give (see the module)."""
     pairs = definitions(texts)
+    initials = initials_glossary(texts, (term for term, _ in pairs))
     if not pairs:
-        return {}
+        return initials
     folded = [_fold(t) for t in texts]
     words: Counter[str] = Counter()
     for text in folded:
@@ -223,7 +226,7 @@ def book_glossary(texts: Sequence[str]) -> dict[str, str]:
         glossary[phrase] = term
         if not phrase.endswith("s"):
             glossary.setdefault(phrase + "s", term)
-    return glossary
+    return {**initials, **glossary}
 
 
 class BookTerms:

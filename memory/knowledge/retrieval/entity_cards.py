@@ -5,6 +5,7 @@ over time, as the asker may see them; and the families of the people a kin quest
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from canon.graph import CanonReader
 from canon.models import Entity, EntityCard, Viewer
@@ -157,7 +158,9 @@ def card_fact(
     offices = card_offices(card, words, today_key(now))
     bonds = card_bonds(card, words, today_key(now))
     state = card_state(card, ontology)
-    lived = for_a_card(words, card.state)  # a dead man "lived in" his town, as his card says
+    # A dead man "lived in" his town, and a tie that is over reads in the past ("led the Guild (from … to …)"), as
+    # his card says them at the story's date.
+    lived = replace(for_a_card(words, card.state), tensed=True, now_key=today_key(now))
     return CanonFact(
         entity_id=entity.id,
         entity_name=entity.name,

@@ -12,7 +12,7 @@ __all__ = ["FORMER_NAME", "name_words", "names_one"]
 
 #: A name someone went by before the one canon calls them: "what was X called before", "X's former name".
 FORMER_NAME = re.compile(
-    r"\b(?:former|old|earlier|previous|prior|first)\s+names?\b|\bname\s+(?:before|once|used\s+to\s+be)\b"
+    r"\b(?:former|old|earlier|previous|prior)\s+names?\b|\bname\s+(?:before|once|used\s+to\s+be)\b"
     r"|\b(?:called|named|known(?:\s+as)?)\s+(?:before|once|formerly|earlier|at\s+first)\b"
     r"|\bused\s+to\s+be\s+(?:called|named|known\s+as)\b|\bformerly\b",
     re.I,

@@ -146,7 +146,8 @@ class SemanticSearch:
             similarity = 1.0 - hit.distance
             if hit.chunk_id not in best or best[hit.chunk_id][0] < similarity:
                 best[hit.chunk_id] = (similarity, hit.view)
-        ranked = sorted(best.items(), key=lambda item: -item[1][0])[: config.semantic_k]
+        # Ties in the order of the chunks (their order in their books), never in the order the index returned.
+        ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[: config.semantic_k]
         status = "ok" if not stale else "partly stale (run reindex)"
         return [(cid, sim, view) for cid, (sim, view) in ranked], status
 

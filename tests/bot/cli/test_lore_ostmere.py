@@ -23,6 +23,11 @@ STORY = f"the story stands at 3 Ledgermoon, year 342 {SC}"
 
 #: What a player reads (the GM reads the same, but for `GM_READS`).
 PLAYER_READS = {
+    # A tie over by the story's date reads in the past; a victory on its day, never "since" it.
+    "which guild did Ottavio Brenn lead?": f"Ottavio Brenn led the Weighers' Guild (from year 310 to 323 {SC}).",
+    "what did Duke Harald of Harrowmark win?": (
+        f"Duke Harald of Harrowmark won the Battle of the Reedmouth on 14 Highmarket, year 322 {SC}."
+    ),
     "what was Sister Orla called before?": "Sister Orla is also called Orla Fenwright.",
     "what was Casimir Vell's former name?": "Casimir Vell was born Casimir Rook.",
     "list the events of 324 SC": (

@@ -8,6 +8,7 @@ from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.retrieval import SearchConfig
 from memory.knowledge.retrieval.vocabulary import Vocabulary, words_of
+from memory.knowledge.retrieval.words import TypoFixer
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 
 # A starship game's field manual: numbered sections, prose first, a hazard table; no stat blocks, no kind lines.
@@ -167,3 +168,26 @@ async def test_words_common_only_in_a_hidden_source_are_not_common_to_a_player(
     assert gm.retrieval_id is not None
     shown = await service.get_retrieval(campaign, gm.retrieval_id, viewer=Viewer.PLAYER)
     assert shown.trace.common_words == []
+
+
+async def test_a_heading_word_a_new_import_brings_is_known_to_the_next_question(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path, semantic=False)
+    campaign = await new_campaign(db, "Starfall")
+    await service.import_bytes(campaign, "manual.md", MANUAL.encode())
+    before = await service.ask(campaign, "what does a quillmaw eat", viewer=Viewer.PLAYER, record=False)
+    assert "quillmaw" in before.trace.unknown_words
+    await service.import_bytes(campaign, "fauna.md", b"# Fauna\n\n## Quillmaw\n\nIt eats hull rivets.\n")
+    # The campaign's heading words are read again for the sources as they are now, not kept from before.
+    after = await service.ask(campaign, "what does a quillmaw eat", viewer=Viewer.PLAYER, record=False)
+    assert "quillmaw" not in after.trace.unknown_words
+    assert "rivets" in after.results[0].text
+
+
+def test_a_kept_vocabulary_is_read_as_the_set_of_that_very_vocabulary() -> None:
+    typos = TypoFixer()
+    first, second = ["gravel", "seraph"], ["gravel", "quillmaw", "seraph"]
+    assert typos._as_set(first) == {"gravel", "seraph"}
+    assert typos._as_set(second) == {"gravel", "quillmaw", "seraph"}  # a vocabulary read anew: its own set
+    assert typos._as_set(first) is typos._as_set(first)  # made once while the vocabulary is kept
