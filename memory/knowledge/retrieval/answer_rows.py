@@ -293,7 +293,9 @@ def row_unsaid(question: Question, quoted: Sequence[LoreResult], answer: str) ->
             for w in fold_words(" ".join([field, question.asked_by.get(field, ""), *question.glossary_used]))
             if w not in STOPWORDS
         )
-        cells = [f"{h} {v}" for r in rows for h, v in r.cells]
+        cells = [
+            f"{r.label} {h} {v}" for r in rows for h, v in r.cells
+        ]  # a row named by the field: "Challenge | 12"
         if not any(_says_field(text, field, own) for text in [*cells, prose]):
             return field
     return None

@@ -121,7 +121,7 @@ def test_a_shipped_term_removed_is_read_as_written_until_removed_again(
     run(runner, "ingest", str(tmp_path / "rules.md"), "--campaign", "Reach")
     assert run(runner, "lore", "what is oa", "--campaign", "Reach")["answer"]["known"] is False
     assert run(runner, "lore", "kelp hound hp", "--campaign", "Reach")["answer"]["text"] == (
-        "Kelp Hound's hp is 5. [1]"
+        "Kelp Hound's HP is 5. [1]"
     )
 
     assert said(runner, "glossary", "remove", "OA") == (
