@@ -32,9 +32,8 @@ def test_a_three_column_page_reads_its_band_then_each_column_top_to_bottom() -> 
     assert lines[:2] == ["The Marsh Almanac", band[1].text]
     order = [text.split()[0] for text in lines[2:]]
     assert order == ["west"] * 14 + ["mid"] * 14 + ["east"] * 14
-    assert [t for t in lines if t.startswith("mid")][:2] == [
-        "mid line 0 of the column runs on to its edge"
-    ] + ["mid line 1 of the column runs on to its edge"]
+    mids = [t for t in lines if t.startswith("mid")]
+    assert mids[:2] == [f"mid line {n} of the column runs on to its edge" for n in (0, 1)]
 
 
 def test_a_table_in_a_page_of_one_column_is_no_column_of_the_page() -> None:
@@ -69,8 +68,9 @@ def test_a_column_of_short_names_beside_long_text_is_read_across() -> None:
             790,
             9,
             "A heading line set across the page, above the terms and what they mean, margin to margin.",
-        )
-    ] + runs
+        ),
+        *runs,
+    ]
     lines = reading_lines(runs, WIDTH)
     assert [line.text for line in lines[1:3]] == [
         "Term 0 what term 0 means, said at length to the margin",
