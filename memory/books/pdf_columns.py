@@ -12,12 +12,21 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from memory.books.pdf_layout import Run
+from typing import Protocol, TypeVar
 
 __all__ = ["page_columns"]
+
+
+class Placed(Protocol):
+    """A run of text where a page sets it (`memory.books.pdf_layout.Run`)."""
+
+    x: float
+    y: float
+    size: float
+    text: str
+
+
+Run = TypeVar("Run", bound=Placed)
 
 #: The narrowest a text's average letter is, in shares of its type size (a run past it does not overlap it).
 NARROW = 0.4
@@ -32,7 +41,7 @@ SIDE = 0.15
 FILLED = 0.45
 
 
-def _reach(run: Run) -> float:
+def _reach(run: Placed) -> float:
     return run.x + len(run.text) * run.size * NARROW
 
 
@@ -48,7 +57,7 @@ def _groups(runs: Sequence[Run], width: float) -> list[list[Run]]:
     return groups
 
 
-def _column_edge(runs: Sequence[Run], group: Sequence[Run], right: float) -> tuple[float, float] | None:
+def _column_edge(runs: Sequence[Placed], group: Sequence[Placed], right: float) -> tuple[float, float] | None:
     """Return a column's left edge and the height of the band above it (None: no band), or None when the runs
     starting there are no column's: lines of the text around them run across it below its first line."""
     edge = min(r.x for r in group)
@@ -94,7 +103,7 @@ def page_columns(runs: Sequence[Run], width: float) -> tuple[list[Run], list[lis
     return band, [c for c in columns if c]
 
 
-def _filled(column: Sequence[Run], edge: float) -> bool:
+def _filled(column: Sequence[Placed], edge: float) -> bool:
     """Return whether a column's lines reach most of the way to the next column's edge (their median)."""
     start = min(r.x for r in column)
     reach: dict[int, float] = {}
