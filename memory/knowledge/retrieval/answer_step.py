@@ -26,7 +26,7 @@
    rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`).
 10. whichever rule answered, the passages quoted must hold the words the question names its thing by: the owner
    and the kind of the field asked, a name joined by "of", a noun after the title in a bare phrase; otherwise
-   nothing is known (`answer_supported`).
+   nothing is known (`answer_supported`); and it must hold the number, price or name asked (`answer_holds`).
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
@@ -55,6 +55,7 @@ from memory.knowledge.retrieval.answer_described_field import described_field
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_hidden import gm_reading
+from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_named_amount import amount_or_nothing
@@ -133,6 +134,10 @@ def reply(
         answer = supported(
             question, facts, results, confident(question, facts, results, unknown) or answer, common
         )
+    if not holds_asked(question.text, facts, results, answer):
+        answer = _nothing(
+            question, facts, results
+        )  # whichever rule quoted it: no price for "what does X sell for"
     answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
     return worked(question, facts, results, answer)  # the rule worked out with the question's own number
 
@@ -153,20 +158,23 @@ def _answered(
     if told is not None:
         return told  # the bible's sentence where the card falls short (`answer_prose`)
     answer = _reply(question, facts, results, unknown, common, meaning, graphed=read if graph else None)
-    if (
+    other_kind = (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
         and off_the_point(question, facts, results, answer)
-    ):
+    )
+    if other_kind:
         answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)
     if said is not None:
         return said  # what X is, why, the number or name asked: said, or nothing known (`answer_defined`)
     if not answer.known:
         # The passages found not holding what the question names ("morale of a 3rd rank gunner" finding a
-        # gunner's feature) answer only a question describing what it asks about, as with a word no source holds.
-        strange = bool(results) and (
-            bool(strange_words(question, unknown, results)) or _elsewhere(question, results, unknown)
+        # gunner's feature), or telling of another kind of it ("lair actions" of "Legendary Actions"), answer
+        # only a question describing what it asks about, as with a word no source holds.
+        strange = other_kind or (
+            bool(results)
+            and (bool(strange_words(question, unknown, results)) or _elsewhere(question, results, unknown))
         )
         answer = described(question, facts, results, unknown, strange) or answer
     # "fighting a rust monster …, what happens to the sword": the asking clauses, of the passages the scene names.
