@@ -208,11 +208,8 @@ def _reply(
 ) -> ShortAnswer:
     if graphed is not None:  # the graph answers this reading of the question (`reply` asked it)
         return compose(graphed, facts, results)
-    if strange_words(question, unknown, results):
-        return _nothing(question, facts, results)
-    if _elsewhere(question, results, unknown):
-        # A thing described, not named: the field of the passage both searches agree on (`described_field`).
-        return described_field(question, facts, results) or _nothing(question, facts, results)
+    if (declined := _declined(question, facts, results, unknown)) is not None:
+        return declined
     asked = question
     question = _titled(_rule_asked(question, results), results, unknown)
     changed = change_answer(question, facts, results, unknown)
@@ -230,15 +227,13 @@ def _reply(
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
-    only = None
-    needs = None
+    only = needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            # A thing described, not named: the field of the passage both searches agree on (`described_field`).
             said = _first(question, facts, results, unknown) or described_field(question, facts, results)
-            return said or amount_or_nothing(question, facts, results)
+            return said or amount_or_nothing(question, facts, results)  # a thing described: its field
         if _unstated(question, unknown, results):
             return _nothing(question, facts, results)  # no source says the field at all ("weight")
         needs = _needs(question, results, unknown)
@@ -281,6 +276,19 @@ def _reply(
         _named_block(question, facts, results, unknown, answer)
         or _on_subject(question, facts, results, answer, best=True),
     )
+
+
+def _declined(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], unknown: Sequence[str]
+) -> ShortAnswer | None:
+    """Return "nothing known" when a word naming what is asked is in no source (`strange_words`), or when the
+    passages found are about something else (`_elsewhere`) and the question does not describe, with a field asked,
+    the one both searches agree on (`described_field`); else None."""
+    if strange_words(question, unknown, results):
+        return _nothing(question, facts, results)
+    if _elsewhere(question, results, unknown):
+        return described_field(question, facts, results) or _nothing(question, facts, results)
+    return None
 
 
 def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
