@@ -80,6 +80,18 @@ import) and asks questions as a player, in four sets, each printed as one JSON l
   every file. Split by the same kind of hash (sha256 of the id, even or odd) into 60 and 60 before any answer was
   read, 45 answerable and 15 unanswerable each: `outsider_p` is tuning material (`--misses` prints its misses),
   `outsider_q` is untouched like B, E, F, I, K, M and O.
+- `outsider_r` and `outsider_s`: 120 more (90 answerable, 30 unanswerable), written by an eleventh outsider who read
+  only the corpus, over all sixteen files and the sections others pass by (languages, damage types, pantheons and
+  planes, higher-level class features, travel pace, food, falling, suffocating, magic items' details, monsters'
+  actions and traits), in forms other sets lean on less: a GM building an encounter or a shop, "what's the
+  difference between X and Y" (either fact), the game's word asked by a synonym ("sick from venom", "how heavy",
+  "how much to buy"), a rule's number asked in a situation ("my wizard is level 6 ..."), plurals and misspellings,
+  one- and two-word lookups, the second person, a wrong premise the text corrects ("fireball is 6d8 right?"), long
+  questions of three sentences; unanswerable ones (things of other books, editions and games, made-up abilities of
+  real monsters, things the text is silent on such as prices of magic items and level tables) checked absent from
+  every file. Split by the same hash (sha256 of the id, even or odd) before any answer was read: `outsider_r` (65,
+  48 answerable) is tuning material (`--misses` prints its misses), `outsider_s` (55, 42 answerable) is untouched
+  like B, E, F, I, K, M, O and Q.
 
 Each line holds, for the answer step as it is (`now`) and for the first answer step (`baseline`: the graph or
 the best passages' sentences, on the same search) measured in the same run: the share of answers holding their
@@ -138,6 +150,8 @@ OUTSIDER = {
     "outsider_o": Path(__file__).resolve().parent / "data" / "lore_outsider_o.jsonl",
     "outsider_p": Path(__file__).resolve().parent / "data" / "lore_outsider_p.jsonl",
     "outsider_q": Path(__file__).resolve().parent / "data" / "lore_outsider_q.jsonl",
+    "outsider_r": Path(__file__).resolve().parent / "data" / "lore_outsider_r.jsonl",
+    "outsider_s": Path(__file__).resolve().parent / "data" / "lore_outsider_s.jsonl",
 }
 UNTOUCHED = (
     "untouched",
@@ -149,6 +163,7 @@ UNTOUCHED = (
     "outsider_m",
     "outsider_o",
     "outsider_q",
+    "outsider_s",
     "srd_dev_untouched",
 )
 
@@ -317,7 +332,7 @@ async def main(argv: Sequence[str] | None = None) -> list[dict[str, Any]]:
         default=None,
         help="run some sets, comma-separated: tuning, untouched, project, srd_dev_tuning, srd_dev_untouched, "
         "outsider_a, outsider_b, outsider_c, outsider_d, outsider_e, own, described, outsider_f, outsider_g, outsider_h, outsider_i, outsider_j, outsider_k, outsider_l, outsider_m, outsider_n, outsider_o, "
-        "outsider_p, outsider_q",
+        "outsider_p, outsider_q, outsider_r, outsider_s",
     )
     args = parser.parse_args(argv)
     if not (SRD / "world").is_dir():

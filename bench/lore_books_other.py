@@ -27,6 +27,14 @@ Sets:
   gazetteer in HTML with asides), with 100 questions in the players' words, jargon and plain words for the same
   thing (75 answerable, 25 not; `bench/data/lore_dustwire.jsonl`). They were split in two halves by a hash of each
   id before any answer was read: the tuning half prints its misses under `--misses`, the untouched half never does.
+- `mossbell_tuning` and `mossbell_untouched`: "Mossbell", a fourth game written to check that what was fixed on
+  Dustwire was not fitted to it (`bench/data/mossbell/books/`: a plain-text handbook laid out like
+  reStructuredText, with underlined headings, indented definition lists, a field list (":Breath: Wade + Heart + 4")
+  and a table aligned by spaces; an almanac printed to a three-column PDF by a browser from
+  `bench/data/mossbell/source/`, with run-in item names and their price in brackets, a weapons table, beasts whose
+  stats are a one-row table under their heading, run-in "Weakness." heads and boxed asides), with 46 questions
+  (37 answerable, 9 not; `bench/data/lore_mossbell.jsonl`) written before anything was run on the books, split in
+  halves by a hash of each id like Dustwire's.
 - `--extra NAME=DIR` (repeatable): another game's books (`DIR/books/`) and questions (`DIR/questions.jsonl`).
   An extra set is untouched: only its figures are printed, never its misses.
 
@@ -66,6 +74,8 @@ LANTERNWAKE = DATA / "lanternwake" / "books"
 LANTERNWAKE_QUESTIONS = DATA / "lore_lanternwake.jsonl"
 DUSTWIRE = DATA / "dustwire" / "books"
 DUSTWIRE_QUESTIONS = DATA / "lore_dustwire.jsonl"
+MOSSBELL = DATA / "mossbell" / "books"
+MOSSBELL_QUESTIONS = DATA / "lore_mossbell.jsonl"
 VERDICTS = ("yes", "no")
 
 
@@ -189,6 +199,8 @@ def sets_of(extra: Sequence[str]) -> dict[str, tuple[list[Path], Path, bool, Hal
         "lanternwake": (folder_books(LANTERNWAKE), LANTERNWAKE_QUESTIONS, False, None),
         "dustwire_tuning": (folder_books(DUSTWIRE), DUSTWIRE_QUESTIONS, True, True),
         "dustwire_untouched": (folder_books(DUSTWIRE), DUSTWIRE_QUESTIONS, False, False),
+        "mossbell_tuning": (folder_books(MOSSBELL), MOSSBELL_QUESTIONS, True, True),
+        "mossbell_untouched": (folder_books(MOSSBELL), MOSSBELL_QUESTIONS, False, False),
     }
     for spec in extra:
         name, _, folder = spec.partition("=")

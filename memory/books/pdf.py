@@ -199,7 +199,9 @@ def _write(
         for line in lines:
             sizes[line.size] += len(line.text)
     body = sizes.most_common(1)[0][0] if sizes else 10.0
-    ranks = sorted({size for size in sizes if size >= body * 1.15}, reverse=True)[:4]
+    ranks = sorted({size for size in sizes if size >= body * 1.15} | _bold_heads(pages, body), reverse=True)[
+        :4
+    ]
     writer = MarkdownWriter(filename, limits.max_chars)
     for number, (lines, height) in enumerate(pages):
         if number % 50 == 0:
@@ -218,6 +220,22 @@ def _write(
         ]
         _write_page(writer, kept, number, outline, body, ranks)
     return writer
+
+
+def _bold_heads(pages: list[tuple[list[Line], float]], body: float) -> set[float]:
+    """Return the type sizes a little larger than the body's set only in bold lines of their own: a book's
+    smallest headings ("Bog Hound" over its entry), which their face tells from the text more than their size."""
+    bold: dict[float, bool] = {}
+    for lines, _ in pages:
+        for line in lines:
+            if body * 1.05 <= line.size < body * 1.15:
+                alone = len(line.cells) == 1 and len(line.words) < 80
+                bold[line.size] = bold.get(line.size, True) and alone and _all_bold(line.text)
+    return {size for size, only in bold.items() if only}
+
+
+def _all_bold(text: str) -> bool:
+    return text.startswith("**") and text.endswith("**") and "**" not in text[2:-2]
 
 
 def _bookmarked(

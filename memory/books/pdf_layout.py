@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 
 from memory.books.ocr import Placement
+from memory.books.pdf_columns import page_columns
 
 BAND = 0.075  # the share of a page's height at its top and at its bottom where furniture lives
 DIGITS = re.compile(r"\d+")
@@ -134,6 +135,7 @@ def _lines(runs: list[Run]) -> list[Line]:
             rows[-1].append(run)
         else:
             rows.append([run])
+    rows = [_small_caps_words(row) for row in rows]
     edges = _aligned(rows)
     lines: list[Line] = []
     for row in rows:
@@ -157,37 +159,58 @@ def _lines(runs: list[Run]) -> list[Line]:
     return lines
 
 
+def _small_caps(before: Run, run: Run) -> bool:
+    """Return whether a run goes on the word of the run before it, set in small capitals: the word's capital
+    then the rest, smaller ("S" then "TORM"), or a hyphen or stop between ("EL", "-", "SKIN"); no space between."""
+    if min(before.size, run.size) > max(before.size, run.size) * 0.85 or run.text.upper() != run.text:
+        return False
+    initial = (
+        len(before.text) == 1 and before.text.isupper() and before.size > run.size and run.text[0].isupper()
+    )
+    joint = before.text == "-" or run.text in ("-", ".", ",", ":", ";")
+    return (initial or joint) and run.x - before.x <= len(before.text) * before.size * 1.15
+
+
+def _small_caps_words(row: list[Run]) -> list[Run]:
+    """Return a line's runs (left to right) with each phrase set in small capitals as one run: "S" then "TORM"
+    then "LANTERN" (smaller) is "STORM LANTERN", never three cells of a table."""
+    merged: list[Run] = []
+    caps = False  # the run before is a phrase in small capitals
+    previous: Run | None = None
+    for run in sorted(row, key=lambda r: r.x):
+        before = merged[-1] if merged else None
+        glued = before is not None and previous is not None and _small_caps(previous, run)
+        previous = run
+        if before is not None and glued:
+            before.text, before.size, caps = before.text + run.text, max(before.size, run.size), True
+        elif (
+            before is not None
+            and caps
+            and run.bold == before.bold
+            and run.text.upper() == run.text
+            and any(c.isalpha() for c in run.text)
+            and run.x - before.x <= len(before.text) * before.size * 0.9 + run.size
+        ):
+            before.text = f"{before.text} {run.text}"  # the next word of the phrase
+        else:
+            merged.append(Run(run.x, run.y, run.size, run.text, run.bold))
+            caps = False
+    return merged
+
+
 def _marked(run: Run) -> str:
     """Return a run's text, between `**` marks when it is set in a bold face."""
     return f"**{run.text}**" if run.bold else run.text
 
 
 def reading_lines(runs: list[Run], width: float) -> list[Line]:
-    """Return a page's lines in reading order: the left column, then the right one on a two-column page.
-
-    A page is two columns when many runs start at one left edge near its middle (the right column's margin).
-    """
-    middle = width / 2
-    near = Counter(round(run.x) for run in runs if middle - width * 0.06 <= run.x <= middle + width * 0.12)
-    if not near or len(runs) < 6:
+    """Return a page's lines in reading order: the band across its top, then its columns left to right
+    (`memory.books.pdf_columns`); a page of one column as it is."""
+    found = page_columns(runs, width)
+    if found is None:
         return _lines(runs)
-    edge, hits = near.most_common(1)[0]
-    # The right column's paragraphs start at its edge, its list bullets a little left of it, its items' text a
-    # little right of it: all of them count.
-    hits = sum(count for x, count in near.items() if abs(x - edge) <= 12)
-    lines = {round(run.y) for run in runs}
-    if hits < max(3, len(lines) * 0.15):
-        return _lines(runs)
-    edge = min(x for x in near if abs(x - edge) <= 12)
-    # A table's column starting near the middle is no page column: the page's lines run across it.
-    across = sum(
-        1 for run in runs if run.x < edge - 2 and run.x + len(run.text) * run.size * NARROW > edge + ACROSS
-    )
-    if across >= 3:
-        return _lines(runs)
-    left = [run for run in runs if run.x < edge - 2]
-    right = [run for run in runs if run.x >= edge - 2]
-    return _lines(left) + _lines(right)
+    band, columns = found
+    return [line for part in (band, *columns) if part for line in _lines(part)]
 
 
 def running_lines(pages: list[tuple[list[Line], float]]) -> set[str]:

@@ -17,9 +17,15 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffe\uffff]")
 _MARKUP_START = re.compile(r"^(\s*)(#|>|\||```|~~~|[-*_]{3,}\s*$|=+\s*$)")
 
 
+#: Typographic ligatures a PDF's font draws as one glyph ("ﬁ" of "ﬁlled"), as the letters they join.
+_LIGATURES = str.maketrans({"ﬀ": "ff", "ﬁ": "fi", "ﬂ": "fl", "ﬃ": "ffi", "ﬄ": "ffl", "ﬅ": "st", "ﬆ": "st"})
+
+
 def clean_text(text: str) -> str:
-    """Return a run of text on one line: NFC, control characters gone, spaces collapsed."""
-    text = _CONTROLS.sub("", unicodedata.normalize("NFC", text)).replace("\r", " ").replace("\n", " ")
+    """Return a run of text on one line: NFC, ligatures as their letters, control characters gone, spaces
+    collapsed."""
+    text = unicodedata.normalize("NFC", text).translate(_LIGATURES)
+    text = _CONTROLS.sub("", text).replace("\r", " ").replace("\n", " ")
     return _SPACES.sub(" ", text).strip()
 
 

@@ -1,8 +1,9 @@
 """A source's text as the importer and a re-chunk read it: a book through its reader, off the event loop.
 
-Markdown and text files are decoded strictly (`files.normalized_text`); a PDF, DOCX, EPUB or HTML file goes to its
-reader (`memory.books.read_book`) in a worker process (`canon.offload.in_process`), bounded by the settings'
-deadline, and its Markdown is chunked like any other. `placed` gives each chunk the page or chapter its text
+Markdown and text files are decoded strictly (`files.normalized_text`), a text file's layout read as Markdown
+(`plain_text.plain_markdown`: its underlined titles, definitions, field lists and tables aligned by spaces); a
+PDF, DOCX, EPUB or HTML file goes to its reader (`memory.books.read_book`) in a worker process
+(`canon.offload.in_process`), bounded by the settings' deadline, and its Markdown is chunked like any other. `placed` gives each chunk the page or chapter its text
 starts on. A text file whose content is really a book or an archive is refused with what it is.
 """
 
@@ -12,6 +13,7 @@ import asyncio
 import concurrent.futures
 import unicodedata
 from collections.abc import Sequence
+from pathlib import PurePosixPath
 
 from canon import offload
 from config.settings import LoreSettings
@@ -19,6 +21,7 @@ from memory.books import Book, BookLimits, BookRefused, OcrOptions, book_kind, c
 from memory.chunking import Chunk
 from memory.knowledge.fields import fields_to_rows, read_fields
 from memory.knowledge.files import normalized_text
+from memory.knowledge.plain_text import plain_markdown
 
 __all__ = ["book_limits", "placed", "read_source_text"]
 
@@ -47,7 +50,8 @@ async def read_source_text(
     if book_kind(filename) is None:
         if data[:5] == b"%PDF-" or data[:4] in (b"PK\x03\x04", b"\xd0\xcf\x11\xe0"):
             check_content(filename, data)  # a book or archive named .md/.txt: says what it really is
-        return normalized_text(data, filename), None
+        text = normalized_text(data, filename)
+        return (plain_markdown(text) if PurePosixPath(filename).suffix.lower() == ".txt" else text), None
     limits = book_limits(settings, ocr=ocr)
     seconds = limits.seconds + (limits.ocr.seconds if ocr else 0.0) + 60
     try:

@@ -19,6 +19,8 @@ HASHED = (
     "outsider_m",
     "outsider_n",
     "outsider_o",
+    "outsider_r",
+    "outsider_s",
 )
 
 
@@ -48,6 +50,7 @@ def test_each_outsider_set_holds_a_quarter_unanswerable_and_none_twice() -> None
         ("outsider_l", "outsider_m"),
         ("outsider_n", "outsider_o"),
         ("outsider_p", "outsider_q"),
+        ("outsider_r", "outsider_s"),
     ):
         halves = [outsider_questions(OUTSIDER[name]) for name in pair]
         assert sum(len(half) for half in halves) == 120, pair

@@ -5,6 +5,7 @@ from __future__ import annotations
 from bench.lore_books_other import (
     DUSTWIRE_QUESTIONS,
     LANTERNWAKE_QUESTIONS,
+    MOSSBELL_QUESTIONS,
     SALTGLASS_QUESTIONS,
     accepted,
     read_questions,
@@ -49,6 +50,17 @@ def test_dustwire_is_split_in_halves_by_its_ids_and_only_the_tuning_half_is_read
     tuning = [q for q in questions if tuning_half(q["id"])]
     assert 40 <= len(tuning) <= 60  # a fixed hash of the id, so the halves never move
     assert [tuning_half(f"dustwire-00{n}") for n in (1, 2, 3)] == [False, False, True]
+
+
+def test_mossbell_is_split_in_halves_like_dustwire_and_only_its_tuning_half_is_readable() -> None:
+    questions = read_questions(MOSSBELL_QUESTIONS)
+    assert len({q["id"] for q in questions}) == len(questions) == 46
+    assert sum(1 for q in questions if not q["answers"]) == 9
+    sets = sets_of([])
+    assert sets["mossbell_tuning"][1:] == (MOSSBELL_QUESTIONS, True, True)
+    assert sets["mossbell_untouched"][1:] == (MOSSBELL_QUESTIONS, False, False)
+    assert {p.suffix for p in sets["mossbell_tuning"][0]} == {".txt", ".pdf"}
+    assert sum(1 for q in questions if tuning_half(q["id"])) == 23
 
 
 def test_a_reply_holds_one_string_or_every_string_of_a_list() -> None:
