@@ -6,7 +6,8 @@
    field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack"); a
    field of an entry the question calls by a trait's name ("the demon with Horror Nimbus": `answer_trait_named`);
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
-   something else is not an answer);
+   something else is not an answer), unless it describes that thing and both searches agree on the best passage:
+   its field answers (`answer_described_field`);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
    Sentences quoted must be about the subject asked (`answer_scope.off_subject`; from lesser passages only, more
@@ -51,6 +52,7 @@ from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_confident import confident
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
+from memory.knowledge.retrieval.answer_described_field import described_field
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_hidden import gm_reading
@@ -208,8 +210,8 @@ def _reply(
 ) -> ShortAnswer:
     if graphed is not None:  # the graph answers this reading of the question (`reply` asked it)
         return compose(graphed, facts, results)
-    if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
-        return _nothing(question, facts, results)
+    if (declined := _declined(question, facts, results, unknown)) is not None:
+        return declined
     asked = question
     question = _titled(_rule_asked(question, results), results, unknown)
     changed = change_answer(question, facts, results, unknown)
@@ -227,13 +229,13 @@ def _reply(
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
-    only = None
-    needs = None
+    only = needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            return _first(question, facts, results, unknown) or amount_or_nothing(question, facts, results)
+            said = _first(question, facts, results, unknown) or described_field(question, facts, results)
+            return said or amount_or_nothing(question, facts, results)  # a thing described: its field
         if _unstated(question, unknown, results):
             return _nothing(question, facts, results)  # no source says the field at all ("weight")
         needs = _needs(question, results, unknown)
@@ -276,6 +278,19 @@ def _reply(
         _named_block(question, facts, results, unknown, answer)
         or _on_subject(question, facts, results, answer, best=True),
     )
+
+
+def _declined(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], unknown: Sequence[str]
+) -> ShortAnswer | None:
+    """Return "nothing known" when a word naming what is asked is in no source (`strange_words`), or when the
+    passages found are about something else (`_elsewhere`) and the question does not describe, with a field asked,
+    the one both searches agree on (`described_field`); else None."""
+    if strange_words(question, unknown, results):
+        return _nothing(question, facts, results)
+    if _elsewhere(question, results, unknown):
+        return described_field(question, facts, results) or _nothing(question, facts, results)
+    return None
 
 
 def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
