@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
@@ -57,6 +58,9 @@ COLLECTION_PREFIX = "lk_c"
 SEARCH_EF_KEY = "lk_search_ef"
 #: How many vectors one read of a collection fetches while its matrix loads.
 LOAD_BATCH = 5000
+#: How many vectors the matrices of one index hold at most (about 150 MB): the campaigns searched longest ago are
+#: let go first, and a campaign larger than this alone is searched in Chroma.
+MEMORY_VECTORS = 100_000
 
 
 class VectorIndexError(Exception):
@@ -165,9 +169,10 @@ class ChromaVectorIndex(ChromaCollections):
         owner: Callable[[], Awaitable[Owner]] | None = None,
         direct: bool = False,
         in_memory: bool | None = None,
+        memory_vectors: int = MEMORY_VECTORS,
     ) -> None:
         """`in_memory`: search each campaign's vectors in memory (`memory.vector_matrix`); by default, unless
-        `direct` (a process answering one question)."""
+        `direct` (a process answering one question). `memory_vectors`: the most vectors kept so."""
         super().__init__(
             prefix=prefix,
             path=path,
@@ -178,7 +183,8 @@ class ChromaVectorIndex(ChromaCollections):
             direct=direct,
         )
         self.in_memory = not direct if in_memory is None else in_memory
-        self._matrices: dict[int, CampaignMatrix] = {}
+        self.memory_vectors = memory_vectors
+        self._matrices: OrderedDict[int, CampaignMatrix] = OrderedDict()
         #: What the database said of a campaign's vectors before its matrix was loaded (`note_freshness`).
         self._freshness: dict[int, Freshness] = {}
         self._matrix_lock = threading.Lock()
@@ -273,39 +279,38 @@ class ChromaVectorIndex(ChromaCollections):
             return []
         if self.in_memory:
             return await self._query_matrix(campaign_id, vector, limit, exclude_sources)
+        found = await self._call("search", self._chroma_hits, campaign_id, vector, limit, exclude_sources)
+        return cast(list[VectorHit], found)
 
-        def work() -> list[VectorHit]:
-            collection = self._collection(campaign_id, create=False)
-            if collection is None:
-                return []
-            where: Any = (
-                {"source_id": {"$nin": [int(s) for s in exclude_sources]}} if exclude_sources else None
-            )
-            query: list[Sequence[float] | Sequence[int]] = [[float(x) for x in vector]]
-            found = collection.query(
-                query_embeddings=query,
-                n_results=limit,
-                where=where,
-                include=["distances"],
-            )
-            ids = (found.get("ids") or [[]])[0]
-            distances = (found.get("distances") or [[]])[0]
-            parsed = []
-            for raw_id, distance in zip(ids, distances, strict=True):
-                try:
-                    parsed.append((float(distance), *parse_vector_id(raw_id)))
-                except ValueError:  # not one of ours
-                    continue
-            # Equal distances in the order of the chunks (their order in their books), not the index's.
-            parsed.sort(
-                key=lambda hit: (hit[0], hit[1], VIEWS.index(hit[3]) if hit[3] in VIEWS else len(VIEWS))
-            )
-            return [
-                VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
-                for rank, (distance, chunk_id, source_id, view) in enumerate(parsed, 1)
-            ]
-
-        return cast(list[VectorHit], await self._call("search", work))
+    def _chroma_hits(
+        self, campaign_id: int, vector: Sequence[float], limit: int, exclude_sources: Sequence[int]
+    ) -> list[VectorHit]:
+        """Return the nearest vectors as Chroma's own search finds them (blocking: from a worker thread)."""
+        collection = self._collection(campaign_id, create=False)
+        if collection is None:
+            return []
+        where: Any = {"source_id": {"$nin": [int(s) for s in exclude_sources]}} if exclude_sources else None
+        query: list[Sequence[float] | Sequence[int]] = [[float(x) for x in vector]]
+        found = collection.query(
+            query_embeddings=query,
+            n_results=limit,
+            where=where,
+            include=["distances"],
+        )
+        ids = (found.get("ids") or [[]])[0]
+        distances = (found.get("distances") or [[]])[0]
+        parsed = []
+        for raw_id, distance in zip(ids, distances, strict=True):
+            try:
+                parsed.append((float(distance), *parse_vector_id(raw_id)))
+            except ValueError:  # not one of ours
+                continue
+        # Equal distances in the order of the chunks (their order in their books), not the index's.
+        parsed.sort(key=lambda hit: (hit[0], hit[1], VIEWS.index(hit[3]) if hit[3] in VIEWS else len(VIEWS)))
+        return [
+            VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
+            for rank, (distance, chunk_id, source_id, view) in enumerate(parsed, 1)
+        ]
 
     async def delete(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> None:
         """Remove the vectors of some chunks of one source from the campaign's collection."""
@@ -364,10 +369,17 @@ class ChromaVectorIndex(ChromaCollections):
             with self._matrix_lock:
                 matrix = self._matrices.get(campaign_id)
                 if matrix is None:
+                    collection = self._collection(campaign_id, create=False)
+                    if collection is None:
+                        return []
+                    if collection.count() > self.memory_vectors:  # too large to keep: Chroma searches it
+                        return self._chroma_hits(campaign_id, vector, limit, exclude_sources)
                     matrix = self._load_matrix(campaign_id)
                     if matrix is None:
                         return []
                     self._matrices[campaign_id] = matrix
+                    self._let_go(keep=campaign_id)
+                self._matrices.move_to_end(campaign_id)
                 found = matrix.nearest(query, limit, exclude_sources)
             return [
                 VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
@@ -375,6 +387,15 @@ class ChromaVectorIndex(ChromaCollections):
             ]
 
         return cast(list[VectorHit], await self._call("search", work))
+
+    def _let_go(self, *, keep: int) -> None:
+        """Drop the matrices searched longest ago until they hold `memory_vectors` at most (but `keep`'s)."""
+        held = sum(len(m) for m in self._matrices.values())
+        for campaign_id in list(self._matrices):
+            if held <= self.memory_vectors:
+                return
+            if campaign_id != keep:
+                held -= len(self._matrices.pop(campaign_id))
 
     def _load_matrix(self, campaign_id: int) -> CampaignMatrix | None:
         """Read a campaign's vectors from its collection (None when it has none); with the matrix lock held."""
