@@ -18,7 +18,7 @@ from canon.models import NOW, AsOf, CanonLevel, EntityCard, StatementView, Viewe
 from canon.visibility import Knowing, entity_seen, visible_views
 from canon.wording import PLAIN, Wording, type_words
 from canon.wording.fact_names import told_apart
-from canon.wording.statements import for_a_card, status_fact_over_life, status_over_life
+from canon.wording.statements import for_a_card, said_above, status_fact_over_life, status_over_life
 from cogs.canon_embeds import shrink_to_limit, statement_line
 from cogs.embeds import COLOUR, clip, escape
 from cogs.secret_marks import entity_mark, mark_key
@@ -122,7 +122,7 @@ def entity_card_embed(
             ),
             inline=False,
         )
-    facts = [v for v in facts if v.statement.predicate not in ABOVE]
+    facts = [v for v in facts if v.statement.predicate not in ABOVE and not said_above(v, entity.aliases)]
     if facts:
         embed.add_field(
             name="Facts",

@@ -109,7 +109,7 @@ def _card_text(card: EntityCard, as_of: str, words: Wording | None, viewer: View
     lines = [f"{entity.name} ({entity.type}){lock} — as of {as_of}"]
     if entity.aliases:
         lines.append("Also known as: " + ", ".join(entity.aliases))
-    from canon.wording.statements import for_a_card
+    from canon.wording.statements import for_a_card, said_above
 
     words = for_a_card(words or _plain(), card.state)  # a dead man "lived in" his town
     if card.state:  # a place or an event has no state: nothing to say, rather than "unknown"
@@ -117,7 +117,8 @@ def _card_text(card: EntityCard, as_of: str, words: Wording | None, viewer: View
     lines += (
         ["Relations:", *(f"  {_line(v, words, viewer)}" for v in card.relations)] if card.relations else []
     )
-    lines += ["Facts:", *(f"  {_line(v, words, viewer)}" for v in card.facts)] if card.facts else []
+    facts = [v for v in card.facts if not said_above(v, entity.aliases)]  # its names once: "Also known as"
+    lines += ["Facts:", *(f"  {_line(v, words, viewer)}" for v in facts)] if facts else []
     return "\n".join(lines)
 
 

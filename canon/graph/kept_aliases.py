@@ -1,5 +1,7 @@
-"""The aliases a file keeps for the GM (`aliases: [.., {name: The Voice Below, gm_only: true}]`): stored as the
-entity's GM-only `secret_aliases` fact, never as a name everyone finds it by; the GM's reader finds by them."""
+"""The names an entity is found by beside its name and aliases. The aliases a file keeps for the GM (`aliases:
+[.., {name: The Voice Below, gm_only: true}]`): stored as the entity's GM-only `secret_aliases` fact, never as a
+name everyone finds it by; the GM's reader finds by them. A birth name (`birth_name: Margaret Quinn`): asking
+"who is Margaret Quinn?" finds the one born so, by whoever may read that fact."""
 
 from __future__ import annotations
 
@@ -16,6 +18,8 @@ from canon.tables import StatementRow
 
 #: The attribute holding the aliases a file keeps for the GM.
 KEPT_ALIASES = "secret_aliases"
+#: The attribute holding the name one was born with (`birth_name`, `born_as`, `maiden_name`).
+BIRTH_NAME = "birth_name"
 
 Retcons = Callable[[str, Iterable[int], AsOf], Awaitable[dict[int, Any]]]
 
@@ -36,3 +40,15 @@ async def kept_aliases(
         for alias in str(value or "").split(", ")
         if alias
     ]
+
+
+async def birth_names(
+    session: AsyncSession, steps: Sequence[LineageStep], retcons: Retcons
+) -> list[tuple[str, int, str]]:
+    """Return the standing birth names through a lineage: (name, entity id, the fact's visibility) each."""
+    query = select(
+        StatementRow.id, StatementRow.value, StatementRow.subject_id, StatementRow.visibility
+    ).where(StatementRow.predicate == BIRTH_NAME, lineage_filter(StatementRow, steps))
+    rows = (await session.execute(query)).all()
+    gone = await retcons("statement", [int(i) for i, _, _, _ in rows], NOW)
+    return [(str(value), int(e), str(seen)) for i, value, e, seen in rows if i not in gone and value]

@@ -14,14 +14,14 @@ from rapidfuzz import fuzz, process
 from sqlalchemy import or_, select, union
 
 from canon.graph import naming
-from canon.graph.kept_aliases import kept_aliases
+from canon.graph.kept_aliases import birth_names, kept_aliases
 from canon.graph.keys import fold
 from canon.graph.lineage import fixed_list, lineage_filter
 from canon.graph.reads import LineageReader
 from canon.graph.rows import RowReader
 from canon.models import NOW, AsOf, Entity, EntityRef
 from canon.tables import AliasRow, EntityRow
-from canon.visibility import may_see
+from canon.visibility import entity_hidden, may_see
 
 #: A close spelling offered as a name is typed ("Osvin" for Oswin Harrow); below it the offers look random.
 AUTOCOMPLETE_CUTOFF = 70
@@ -35,6 +35,8 @@ class NameRows(NamedTuple):
     aliases: list[tuple[str, int]]
     #: Aliases a file keeps for the GM (`{name: ..., gm_only: true}` in `aliases`): names only the GM finds by.
     secret: Sequence[tuple[str, int]] = ()
+    #: Birth names (`birth_name: Margaret Quinn`), with their facts' visibility: found by who may read them.
+    born: Sequence[tuple[str, int, str]] = ()
 
 
 class NameLookup(LineageReader):
@@ -82,6 +84,7 @@ class NameLookup(LineageReader):
             [r for r in names if r[1] not in retconned],
             [r for r in aliases if r[1] not in retconned],
             [r for r in await kept_aliases(self.session, self.steps, self._retcons) if r[1] not in retconned],
+            [r for r in await birth_names(self.session, self.steps, self._retcons) if r[1] not in retconned],
         )
 
     async def fuzzy(self, text: str, *, limit: int = 5, whole: bool = False) -> list[tuple[EntityRef, float]]:
@@ -137,4 +140,7 @@ def visible_names(reader: LineageReader, rows: NameRows) -> list[tuple[str, int]
     pairs += [(alias, entity_id) for alias, entity_id in rows.aliases if entity_id not in hidden]
     if may_see(reader.viewer, True):  # the GM finds an entity by the aliases kept for the GM too
         pairs += [(alias, entity_id) for alias, entity_id in rows.secret if entity_id not in hidden]
+    pairs += [
+        (n, e) for n, e, seen in rows.born if e not in hidden and may_see(reader.viewer, entity_hidden(seen))
+    ]
     return pairs

@@ -74,6 +74,16 @@ def for_a_card(words: Wording, state: StatementView | None) -> Wording:
     return dataclasses.replace(words, dead=words.dead | {state.subject.id}, deaths={**words.deaths, **died})
 
 
+def said_above(view: StatementView, aliases: Sequence[str]) -> bool:
+    """Tell whether a card's fact is its aliases, already said above its facts ("Also known as: …"): a card says
+    each of its names once."""
+    s = view.statement
+    if s.kind != StatementKind.ATTRIBUTE or s.predicate != "aliases" or not aliases:
+        return False
+    shown = {a.strip().casefold() for a in aliases}
+    return {a.strip().casefold() for a in (s.value or "").split(",") if a.strip()} <= shown
+
+
 #: Attributes that are a date (a file writes it as the calendar does, canon keeps its key), with what they say.
 DATED_ATTRIBUTES = {"made": "was made", "founded": "was founded", "first_appeared": "first appeared"}
 

@@ -72,6 +72,19 @@ def import_written(campaign: str, world: Path, files: Mapping[str, str]) -> CliR
     return import_world(campaign, world, rest, "calendar.yaml", calendar_first=True)
 
 
+def import_texts(campaign: str, folder: Path, texts: Mapping[str, str]) -> CliRunner:
+    """Return a runner with a world's files (`texts`: each YAML file's name without ".yaml", then its text; its
+    calendar among them, whose eras are canon) written into `folder` and imported at once."""
+    folder.mkdir()
+    for name, text in texts.items():
+        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
+    runner = CliRunner()
+    assert runner.invoke(app, ["campaign", "create", campaign]).exit_code == 0
+    done = runner.invoke(app, ["ingest", *[str(folder / f"{name}.yaml") for name in texts], "-c", campaign])
+    assert done.exit_code == 0 and "problem" not in done.output, done.output
+    return runner
+
+
 def import_more(runner: CliRunner, campaign: str, folder: Path, name: str, text: str) -> None:
     """Import one more YAML file, written into `folder` from `text`, into a world imported before."""
     path = folder / name

@@ -22,7 +22,13 @@ from canon.models import AsOf, CanonLevel, EntityCard, Evidence, EvidenceKind, S
 from canon.visibility import entity_hidden, passage_hidden, source_seen, view_hidden, visible_views
 from canon.wording import Wording, type_words
 from canon.wording.relations import BY_SEX
-from canon.wording.statements import for_a_card, state_parts, status_fact_over_life, status_over_life
+from canon.wording.statements import (
+    for_a_card,
+    said_above,
+    state_parts,
+    status_fact_over_life,
+    status_over_life,
+)
 from memory.knowledge.models import citation_label
 from memory.scenes import Scene, scenes_by_id
 
@@ -295,7 +301,11 @@ def _body(card: EntityCard, listed: FactsPage, reading: Reading, words: Wording,
         body += ["<h2>Relations</h2>", _list(lines)]
         if more > 0:
             body.append(f'<p class="muted">… and {plural(more, "more relation")}.</p>')
-    shown = visible_views(listed.shown, viewer, knowing, reading.as_of.as_of)
+    shown = [  # its names once: "Also known as" above
+        v
+        for v in visible_views(listed.shown, viewer, knowing, reading.as_of.as_of)
+        if not said_above(v, entity.aliases)
+    ]
     if shown:
         body += ["<h2>Facts</h2>", _list([statement_html(v, reading, words, cited) for v in shown])]
         body.append(pager(entity_url(reading, entity.name), listed.page, listed.pages))

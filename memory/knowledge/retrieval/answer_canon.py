@@ -18,6 +18,7 @@ from canon.wording import in_prose, opening
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_told import told_sentence
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, sentences
+from memory.knowledge.retrieval.death_said import death_said
 from memory.knowledge.retrieval.lives import pronoun
 
 __all__ = ["asked_kind", "asked_states", "kind_answer", "verdict", "what_it_is", "who_answer"]
@@ -187,6 +188,10 @@ def kind_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
                 return f"{opening(line, fact.entity_name, fact.entity_type)}. [{number}]", number
         for line in fact.facts:
             state = _state_in(fact, line) if kind == "alive" else None
+            death = death_said(fact) if state == "alive" else None
+            if death is not None:  # alive by a birth, dead by the description's words: "No: Eli was shot …"
+                yes = verdict(question, "dead", True)
+                return f"{yes + ': ' if yes else ''}{death}. [{number}]", number
             if state is not None:
                 terminal = fact.state_terminal if fact.state else state in _FINAL
                 yes = verdict(question, state, terminal)
@@ -313,6 +318,9 @@ def _called(fact: CanonFact) -> str | None:
     names = aliases.split(", ") if aliases else []
     if any(_unled(a) == _unled(fact.matched) for a in names):
         return f", called {' or '.join(in_prose(a) for a in names)}"
+    born = attribute_value(fact, "birth name")  # found by the name one was born with: "Maggie Doyle, born …"
+    if born and _unled(born) == _unled(fact.matched):
+        return f", born {born}"
     return None
 
 
@@ -326,6 +334,10 @@ def what_it_is(fact: CanonFact) -> str | None:
     return _what(fact)
 
 
+#: A card's sentence of a birth or a death ("Josiah Crane was born in year 52 of …").
+_LIFE_ENDS = re.compile(r" (?:was|were) born\b| died (?:on|in)\b")
+
+
 def who_answer(fact: CanonFact, number: int) -> str | None:
     """Return who or what an entity is in two or three sentences: what it is (its description), its role (a
     title, what it leads), and its state with its place ("… is alive, born in year 830 of …, and lives in
@@ -334,14 +346,21 @@ def who_answer(fact: CanonFact, number: int) -> str | None:
     plain = [f for f in fact.facts if not labelled.match(f) and f.startswith(fact.entity_name + " ")]
     state = [f for f in plain if _STATE.search(f)][:1]
     place = [f for f in plain if _WHERE.search(f) and f not in state][:1]
-    roles = [f for f in plain if f not in state and f not in place and " took part in " not in f]
+    roles = [  # a life's ends are no role: its state says them
+        f
+        for f in plain
+        if f not in state and f not in place and " took part in " not in f and not _LIFE_ENDS.search(f)
+    ]
     # A title first ("Idris Fenn is Captain of the Tidewardens"), then what it leads, then the rest; without
     # the span a membership holds ("a member of The Vaske Line", not "(since year 850 …)").
     roles.sort(
         key=lambda f: (" is a member of " in f or " is an " in f, " leads " not in f and " is " not in f)
     )
     role = [re.sub(r" \((?:since|from) [^)]*\)$", "", f) for f in roles[:1]]
-    if fact.state == "dead":  # "Wenna Vaske was Lady of Saltmarch"
+    told = death_said(fact)  # a death the description tells, of one alive to canon only by a birth
+    if told is not None:
+        state, place = [told], []
+    if fact.state == "dead" or told is not None:  # "Wenna Vaske was Lady of Saltmarch"
         role = [re.sub(rf"^{re.escape(fact.entity_name)} is ", f"{fact.entity_name} was ", f) for f in role]
     if any(line.startswith(fact.entity_name + " took place ") for line in plain):
         return _event_told(fact, plain, number)

@@ -9,7 +9,7 @@ king's horse". So an answer is read for the value asked before it is given:
 - a name ("what is the name of the N", "what is the N called", "what is X's name"): a name given to the N ("the
   king's hound is named Cinder", "The Bellwater, a cold river", "his horse, Thunder"), a word with its capital
   the question does not hold;
-- a price ("how much does X cost", "what is X worth", "the price of X"): a sentence saying an amount, in figures
+- a price ("how much does X cost", "what is X worth", "the price of X", "what does X sell for"): a sentence saying an amount, in figures
   or in words ("15 gp", "ten silver", "free"); a line that names X and no amount ("Components: a drop of oil") is
   about X but does not say what it costs;
 - either (a count or a name): the noun asked about (the N) said in the sentence quoted or in the section it is
@@ -49,7 +49,9 @@ _PEOPLE = frozenset({"ppl", "people", "persons", "folk", "folks", "guys", "creat
 _COUNT = re.compile(r"^\s*how\s+many\s+(?P<noun>[a-z]+)", re.IGNORECASE)
 _PRICE = re.compile(
     r"\bhow\s+much\b.*\b(?:costs?|worth|price)\b|\bwhat\s+(?:does|do|did|would|will)\b.*\bcosts?\b"
-    r"|\b(?:price|cost)\s+of\b",
+    r"|\b(?:price|cost)\s+of\b|\bprices?\b"
+    # "what does wool sell for", "how much gold for a rope": a price asked in the table's words
+    r"|\b(?:sells?|sold|selling|fetch|fetches)\s+for\b|\bhow\s+much\s+(?:gold|gp|silver|sp|copper|cp|coins?|money)\b",
     re.IGNORECASE,
 )
 #: A rule's number opening a line: "6.3", "12.1.4".

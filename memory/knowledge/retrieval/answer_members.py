@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 
 from canon.wording import in_prose
-from canon.wording.relations import members_sentence, possessive
+from canon.wording.relations import members_sentence, names_in_prose, possessive
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_told import told_sentence
@@ -168,7 +168,27 @@ def members_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int]
         if counted:  # "Some forty of the Lantern Watch keep the quay lamps lit": the description counts them
             return f"{counted}. [{number}]", number
         return f"Nothing the table knows names a member of {in_prose(group.entity_name)}. [{number}]", number
-    return f"{members_sentence(members, group.entity_name, counting=counting)}. [{number}]", number
+    return f"{_members_said(group, members, counting=counting)}. [{number}]", number
+
+
+def _members_said(group: CanonFact, members: Sequence[str], *, counting: bool = False) -> str:
+    """Return who is a member of a group as one sentence, the dead (as the asker reads them) said as members once,
+    with when they died: "Tomas Reyes and Maggie Doyle are members of the Miners' Union; Jed Hatch (died on 3
+    Ashsnow, year 108 of the Lode Years) was a member too"."""
+    living = [m for m in members if m not in group.deaths]
+    dead = [m for m in members if m in group.deaths]
+    late = names_in_prose(
+        [f"{m} (died {group.deaths[m]})" if group.deaths[m] else f"the late {m}" for m in dead], opens=True
+    )
+    were = "was" if len(dead) == 1 else "were"
+    if not living:
+        return f"{late} {were} {'a member' if len(dead) == 1 else 'members'} of {in_prose(group.entity_name)}"
+    said = members_sentence(living, group.entity_name, counting=counting)
+    if counting and dead:  # "The Miners' Union has two living members: …"
+        said = re.sub(r" (members?): ", r" living \1: ", said, count=1)
+    if not dead:
+        return said
+    return f"{said}; {late} {were} {'a member' if len(dead) == 1 else 'members'} too"
 
 
 #: At most this many members are named after what a group's card says of it (a longer list is its own question).
@@ -183,7 +203,7 @@ def group_said(fact: CanonFact, number: int, told: str | None = None, question: 
     members = fact.tied("MEMBER_OF") if fact.entity_type in GROUPS else []
     if not members:
         return told
-    listed = f"{members_sentence(members, fact.entity_name)}."
+    listed = f"{_members_said(fact, members)}."
     if told is None:
         return f"{listed} [{number}]"
     if not who or len(members) > _NAMED_AFTER:

@@ -16,12 +16,13 @@ from dataclasses import dataclass
 
 from rapidfuzz import fuzz
 
-from canon.wording import in_prose, title_phrase
+from canon.wording import title_phrase
 from canon.wording.counts import in_words, plural_of
 from memory.knowledge.answer_models import Office
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_words import fold_words
+from memory.knowledge.retrieval.event_times import event_time
 from memory.knowledge.retrieval.offices import (
     asked_office,
     bare_title,
@@ -201,17 +202,19 @@ def _in_time(form: str, parts: dict[str, str], facts: Sequence[CanonFact]) -> tu
         year = int(parts["year"])
         lo, hi, when = year * 10000, year * 10000 + 9999, f"in year {year}"
     else:
-        event = _named(facts, parts.get("event", ""))
-        if event is None or event[1].when_key is None:
+        time = event_time(f"when {parts.get('event', '')}", facts)
+        if time is None:
             return None
-        lo = hi = event[1].when_key
-        hi = last_key(hi)
-        when = f"when {in_prose(event[1].entity_name, 'Event')} took place"
+        lo, hi, when = time.lo, time.hi, time.said
     held = _at(title, lo, hi, facts)
     if not held:
         return f"Nothing the table knows says who was {office} {when}. [{every[0].number}]", every[0].number
-    if len(held) == 1:
+    if len(held) == 1 and form == "year":
         text = f"{held[0].fact.entity_name} was {office} {when}{_when(held[0])}"
+    elif (
+        len(held) == 1
+    ):  # "When the Siege took place, on 3 Thaw, year 702 …, Wynna Brack was High Steward (…)"
+        text = f"{when[:1].upper()}{when[1:]}, {held[0].fact.entity_name} was {office}{_when(held[0])}"
     else:
         text = f"{names_list([h.said for h in held], opens=True)} were {office} {when}"
     return f"{text}. [{held[0].number}]", held[0].number

@@ -6,7 +6,8 @@
    field a yes/no question names that is the best passage's title is the rule asked about ("do temp hp stack"); a
    field of an entry the question calls by a trait's name ("the demon with Horror Nimbus": `answer_trait_named`);
 3. a question asking a field of something no passage names is answered "nothing known" (a nearby line about
-   something else is not an answer);
+   something else is not an answer), unless it describes that thing and both searches agree on the best passage:
+   its field answers (`answer_described_field`);
 4. otherwise the best passages' sentences (`answer.compose`, on the question in the books' words); a lesser
    passage the question names by its title and the headings it is under ("the teleport spell") answers first.
    Sentences quoted must be about the subject asked (`answer_scope.off_subject`; from lesser passages only, more
@@ -25,7 +26,7 @@
    rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`).
 10. whichever rule answered, the passages quoted must hold the words the question names its thing by: the owner
    and the kind of the field asked, a name joined by "of", a noun after the title in a bare phrase; otherwise
-   nothing is known (`answer_supported`).
+   nothing is known (`answer_supported`); and it must hold the number, price or name asked (`answer_holds`).
 A question asking how much, how many or a price is answered by a sentence saying an amount, or by nothing
 (`answer_amount`); one asking what happens on a condition is not answered by a field's bare value.
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
@@ -53,10 +54,12 @@ from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_confident import confident
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
+from memory.knowledge.retrieval.answer_described_field import described_field
 from memory.knowledge.retrieval.answer_extractive import asks_what_happens, value_only
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_hidden import gm_reading
+from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_linked import linked, quoted_link
 from memory.knowledge.retrieval.answer_meaning import Meaning, closest
 from memory.knowledge.retrieval.answer_named_amount import amount_or_nothing
@@ -135,6 +138,10 @@ def reply(
         answer = supported(
             question, facts, results, confident(question, facts, results, unknown) or answer, common
         )
+    if not holds_asked(question.text, facts, results, answer):
+        answer = _nothing(
+            question, facts, results
+        )  # whichever rule quoted it: no price for "what does X sell for"
     answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
     answer = worked(question, facts, results, answer)  # the rule worked out with the question's own number
     return amount_unsaid(question.text, answer) or answer  # an amount asked, none said (`answer_amount`)
@@ -156,20 +163,23 @@ def _answered(
     if told is not None:
         return told  # the bible's sentence where the card falls short (`answer_prose`)
     answer = _reply(question, facts, results, unknown, common, meaning, graphed=read if graph else None)
-    if (
+    other_kind = (
         answer.known
         and answer.mode == AnswerMode.EXTRACTIVE
         and off_the_point(question, facts, results, answer)
-    ):
+    )
+    if other_kind:
         answer = _nothing(question, facts, results)  # a passage about the entity asked, saying nothing asked
     said = said_as_asked(question.text, facts, results, answer, graphed=graph is not None)
     if said is not None:
         return said  # what X is, why, the number or name asked: said, or nothing known (`answer_defined`)
     if not answer.known:
         # The passages found not holding what the question names ("morale of a 3rd rank gunner" finding a
-        # gunner's feature) answer only a question describing what it asks about, as with a word no source holds.
-        strange = bool(results) and (
-            bool(strange_words(question, unknown, results)) or _elsewhere(question, results, unknown)
+        # gunner's feature), or telling of another kind of it ("lair actions" of "Legendary Actions"), answer
+        # only a question describing what it asks about, as with a word no source holds.
+        strange = other_kind or (
+            bool(results)
+            and (bool(strange_words(question, unknown, results)) or _elsewhere(question, results, unknown))
         )
         answer = described(question, facts, results, unknown, strange) or answer
     # "fighting a rust monster …, what happens to the sword": the asking clauses, of the passages the scene names.
@@ -203,8 +213,8 @@ def _reply(
 ) -> ShortAnswer:
     if graphed is not None:  # the graph answers this reading of the question (`reply` asked it)
         return compose(graphed, facts, results)
-    if strange_words(question, unknown, results) or _elsewhere(question, results, unknown):
-        return _nothing(question, facts, results)
+    if (declined := _declined(question, facts, results, unknown)) is not None:
+        return declined
     asked = question
     question = _titled(_rule_asked(question, results), results, unknown)
     changed = change_answer(question, facts, results, unknown)
@@ -224,13 +234,13 @@ def _reply(
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
-    only = None
-    needs = None
+    only = needs = None
     if question.fields and question.subject:
         # A field asked of something: only a passage about it (its headings name it) may answer in sentences.
         only = headed(question, common)
         if not any(only(r) for r in results[:PASSAGES_READ]):
-            return _first(question, facts, results, unknown) or amount_or_nothing(question, facts, results)
+            said = _first(question, facts, results, unknown) or described_field(question, facts, results)
+            return said or amount_or_nothing(question, facts, results)  # a thing described: its field
         if _unstated(question, unknown, results):
             return _nothing(question, facts, results)  # no source says the field at all ("weight")
         needs = _needs(question, results, unknown)
@@ -273,6 +283,19 @@ def _reply(
         _named_block(question, facts, results, unknown, answer)
         or _on_subject(question, facts, results, answer, best=True),
     )
+
+
+def _declined(
+    question: Question, facts: Sequence[CanonFact], results: Sequence[LoreResult], unknown: Sequence[str]
+) -> ShortAnswer | None:
+    """Return "nothing known" when a word naming what is asked is in no source (`strange_words`), or when the
+    passages found are about something else (`_elsewhere`) and the question does not describe, with a field asked,
+    the one both searches agree on (`described_field`); else None."""
+    if strange_words(question, unknown, results):
+        return _nothing(question, facts, results)
+    if _elsewhere(question, results, unknown):
+        return described_field(question, facts, results) or _nothing(question, facts, results)
+    return None
 
 
 def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:

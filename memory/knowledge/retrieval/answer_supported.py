@@ -19,7 +19,9 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    the books (`RetrievalTrace.common_words`: "target", "creature").
 5. the measure asked by "how" whose units other measures share ("how tall", "how wide"): a distance said of
    something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
-6. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
+6. a name of two words after an owner's "'s" ("the owlbear's rending roar"): the owner's passage must hold the
+   noun it ends with (`answer_owned`);
+7. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
    prices): a column, a cell or the passage must say that field, by name, a word read as it or its unit ("Mass
    (kg)", "12 kg"; `answer_rows.row_unsaid`).
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
@@ -39,9 +41,10 @@ from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question, ho
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.retrieval.answer_described import held_words
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
-from memory.knowledge.retrieval.answer_words import fold_words, is_number
+from memory.knowledge.retrieval.answer_words import fold_words, is_number, labelled_sentences, sections_of
 
 __all__ = ["supported", "unsupported"]
 
@@ -266,6 +269,20 @@ def _after_title(
     return None
 
 
+def _block_ends(quoted: Sequence[LoreResult]) -> set[str]:
+    """Return the last words of the names of the quoted passages' blocks and inner headings ("gaze" of
+    "Petrifying Gaze."), and of their lines' labels."""
+    names = [h or "" for r in quoted for h, _ in sections_of(r.text)]
+    names += [
+        label or ""
+        for r in quoted
+        for _, body in sections_of(r.text)
+        for label, _ in labelled_sentences(body)
+    ]
+    names += [f.label for r in quoted for f in fields_of(r)]
+    return {words[-1] for name in names if (words := fold_words(name))}
+
+
 def _measure_unsaid(question: Question, answer: ShortAnswer) -> str | None:
     """Return the measure a question asks by "how" ("how tall") when the answer says it in no word of its own,
     or None (rule 5)."""
@@ -295,12 +312,14 @@ def unsupported(
     words = fold_words(question.expanded)
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
+    fields = {w for name in question.fields for w in fold_words(name)}
     if (
         measure := _measure_unsaid(question, answer) or row_unsaid(question, quoted, answer.text)
     ) is not None:
         return measure
     return (
         _of_field(question, words, held, asking, lambda: _named_elsewhere(results, quoted))
+        or owned_unheld(fold_words(question.text), held, folded_common | fields, _block_ends(quoted))
         or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
     )

@@ -21,8 +21,9 @@ from canon.wording import in_prose, title_phrase
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_happenings import names_list
 from memory.knowledge.retrieval.answer_offices import office_answer
+from memory.knowledge.retrieval.event_times import event_time
 from memory.knowledge.retrieval.offices import last_key
-from memory.knowledge.retrieval.tenure_terms import VERBS, Held, asks, target, who_named
+from memory.knowledge.retrieval.tenure_terms import VERBS, Held, asks, target, titled, who_named
 
 __all__ = ["held_answer", "tenure_answer"]
 
@@ -74,9 +75,9 @@ def _neighbour(held: Held, who: str, after: bool) -> tuple[str, int]:
     return f"{where} {who}, {held.clause(chosen, now=chosen.current)}. [{chosen.number}]", chosen.number
 
 
-def _in_year(held: Held, year: int) -> tuple[str, int]:
-    """Return who held it in a year: those whose span (a start known) covers some of it."""
-    lo, hi = year * 10000, year * 10000 + 9999
+def _in_time(held: Held, lo: int, hi: int, when: str) -> tuple[str, int]:
+    """Return who held it at some time between two world keys (`when`: that time in words, "in year 430"): those
+    whose span (a start known) covers some of it."""
     found = [
         t
         for t in held.terms
@@ -87,10 +88,11 @@ def _in_year(held: Held, year: int) -> tuple[str, int]:
     ]
     if not found:
         number = held.terms[0].number
-        return f"Nothing the table knows says who {held.past()} in year {year}. [{number}]", number
+        return f"Nothing the table knows says who {held.past()} {when}. [{number}]", number
     said = "; ".join(held.clause(t, now=False) for t in found)
+    when = when[:1].upper() + when[1:]
     return (
-        f"In year {year}, {said[0].lower() + said[1:] if said.startswith('The ') else said}. [{found[0].number}]",
+        f"{when}, {said[0].lower() + said[1:] if said.startswith('The ') else said}. [{found[0].number}]",
         found[0].number,
     )
 
@@ -183,7 +185,10 @@ def _asked(folded: str, held: Held, facts: Sequence[CanonFact]) -> tuple[str, in
         who = who_named(neighbour["who"], held.terms, facts)
         return None if who is None else _neighbour(held, who, neighbour["dir"] in _SUCCEEDING)
     if (year := _YEAR.search(folded)) is not None:
-        return _in_year(held, int(year["year"]))
+        lo = int(year["year"]) * 10000
+        return _in_time(titled(folded, held), lo, lo + 9999, f"in year {year['year']}")
+    if (time := event_time(folded, facts)) is not None:  # "when the Siege began", "during the Long Strike"
+        return _in_time(titled(folded, held), time.lo, time.hi, time.said)
     if _NOW.search(folded) and len(held.terms) > 1:
         return _current(held, folded)
     if _FIRST.search(folded):

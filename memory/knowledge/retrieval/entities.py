@@ -74,7 +74,7 @@ class _NameRows:
     @classmethod
     def of(cls, rows: NameRows) -> _NameRows:
         """Return the rows with their names folded and the hidden entities among them."""
-        every = [n for n, _, _ in rows.names] + [a for a, _ in (*rows.aliases, *rows.secret)]
+        every = [n for n, _, _ in (*rows.names, *rows.born)] + [a for a, _ in (*rows.aliases, *rows.secret)]
         return cls(
             rows,
             {name: fold(name) for name in every},

@@ -89,7 +89,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             _WHO + r"(?:was|were|held|served\s+as|ruled|reigned)\s+(?:as\s+)?(?:the\s+)?(?P<title>.*?)\s*"
-            r"\b(?:when|as)\s+(?P<event>.+?)(?:\s+(?:began|begun|started|happened|broke\s+out|took\s+place|"
+            r"\b(?:when|as|while|during|throughout|at\s+the\s+time\s+of|in\s+the\s+time\s+of|in\s+the\s+days\s+of)\s+"
+            r"(?P<event>.+?)(?:\s+(?:began|begun|started|happened|broke\s+out|took\s+place|"
             r"was\s+fought|ended|was\s+signed))?$"
         ),
         "event",
@@ -154,8 +155,15 @@ def asked_office(question: str) -> tuple[str, dict[str, str]] | None:
     for pattern, form in _FORMS:
         found = pattern.match(folded)
         if found:
-            return form, {k: v for k, v in found.groupdict().items() if v is not None}
+            parts = {k: v for k, v in found.groupdict().items() if v is not None}
+            if "title" in parts:  # "who held the office of Mayor when …" asks the Mayor
+                parts["title"] = _OFFICE_OF.sub("", parts["title"])
+            return form, parts
     return None
+
+
+#: Words naming an office before its title: "the office of", "the post of".
+_OFFICE_OF = re.compile(r"^(?:the\s+)?(?:office|title|post|position|seat|rank)\s+of\s+(?:the\s+)?")
 
 
 def bare_title(text: str) -> str:

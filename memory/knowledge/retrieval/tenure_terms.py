@@ -7,6 +7,7 @@ seated there. Pure.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,7 +18,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import fold_words
 from memory.knowledge.retrieval.offices import bare_title
 
-__all__ = ["VERBS", "Held", "Term", "asks", "target", "who_named"]
+__all__ = ["VERBS", "Held", "Term", "asks", "target", "titled", "who_named"]
 
 _PEOPLE = frozenset({"Person", "PC", "NPC", "Deity", "Creature"})
 #: The words asking each tie, and how it is said now and in the past.
@@ -130,8 +131,9 @@ def _terms(held: CanonFact, number: int, facts: Sequence[CanonFact]) -> list[Ter
                 terms.append(
                     Term(fact.entity_name, n, o.start_key, o.end_key, o.span, o.current, o.ended, o.title)
                 )
-    if not any(t.title for t in terms) and held.entity_type in ("Faction", "Lineage"):
-        terms += _led_as(held, facts)
+    dated_holds = any(t.start is not None or t.end is not None for t in terms)
+    if not any(t.title for t in terms) and held.entity_type in ("Faction", "Lineage") and not dated_holds:
+        terms += _led_as(held, facts)  # its leaders dated by a title, when its own ties date none
     dated = {t.holder for t in terms if t.start is not None or t.end is not None}
     kept = [t for t in terms if t.start is not None or t.end is not None or t.holder not in dated]
     # A faction's `leaders:` span and a title naming it over the same years are one tenure: said once, by title.
@@ -148,8 +150,12 @@ def _led_as(group: CanonFact, facts: Sequence[CanonFact]) -> list[Term]:
     leaders = group.tied("LEADS")
     ours = {*leaders, *group.tied("MEMBER_OF")}
     cards = [(n, f) for n, f in enumerate(facts, 1) if f.entity_name in ours]
-    titles = {
-        bare_title(o.title) for _, f in cards if f.entity_name in leaders for o in f.offices if o.current
+    titles = {  # "Grand Master"; never a title of another's ("Mayor of Redgulch")
+        bare_title(o.title)
+        for _, f in cards
+        if f.entity_name in leaders
+        for o in f.offices
+        if o.current and " of " not in f" {bare_title(o.title)} "
     }
     if len(titles) != 1:
         return []
@@ -231,6 +237,30 @@ def target(question: str, facts: Sequence[CanonFact]) -> tuple[Held, int] | None
             said = relation_sentence("SEAT_OF", fact.entity_name, seats[0]) if seats else ""
             return Held(fact.entity_name, predicate, terms, said if predicate == "RULES" else ""), number
     return None
+
+
+#: A title's word of one sex, as the other's: a Lady and a Lord of one place hold one office.
+_ONE_OFFICE = {
+    **dict.fromkeys(("lady", "lords", "ladies"), "lord"),
+    **dict.fromkeys(("queen", "queens", "kings"), "king"),
+    **{"duchess": "duke", "princess": "prince", "baroness": "baron", "countess": "count"},
+    **{"empress": "emperor", "mistress": "master", "abbess": "abbot", "priestess": "priest"},
+}
+
+
+def titled(folded: str, held: Held) -> Held:
+    """Return what is held with only the holders of the title a question names, when its holders hold several
+    ("who was Mayor of Redgulch in 100" of a town with a Mayor and a Sheriff); else as it is."""
+    typed = {_ONE_OFFICE.get(w, w) for w in fold_words(folded)}
+    own = set(fold_words(held.name)) | {"of", "the"}
+
+    def office(title: str) -> set[str]:  # "Lady of Corvel Keep" and "Lord of Corvel Keep" are one office
+        return {_ONE_OFFICE.get(w, w) for w in fold_words(title)} - own
+
+    asked = [t for t in held.terms if t.title and office(t.title) & typed]
+    if len({frozenset(office(t.title)) for t in held.terms if t.title}) > 1 and asked:
+        return dataclasses.replace(held, terms=asked)
+    return held
 
 
 def asks(folded: str, held: Held) -> bool:

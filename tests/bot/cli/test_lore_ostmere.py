@@ -9,11 +9,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
-from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, public_written
+from tests.helpers.lore_worlds import ask_world, import_texts, public_written
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "ostmere"
@@ -70,19 +68,6 @@ GM_READS = {
 }
 
 
-def _imported(campaign: str, folder: Path, texts: dict[str, str]) -> CliRunner:
-    """Return a runner with the world's files (its calendar among them: its eras are canon) imported at once."""
-    folder.mkdir()
-    for name, text in texts.items():
-        (folder / f"{name}.yaml").write_text(text, encoding="utf-8")
-    runner = CliRunner()
-    assert runner.invoke(app, ["campaign", "create", campaign]).exit_code == 0
-    paths = [str(folder / f"{name}.yaml") for name in texts]
-    done = runner.invoke(app, ["ingest", *paths, "-c", campaign])
-    assert done.exit_code == 0 and "problem" not in done.output, done.output
-    return runner
-
-
 @pytest.fixture
 def texts() -> dict[str, str]:
     return {name: (WORLD / f"{name}.yaml").read_text(encoding="utf-8") for name in FILES}
@@ -91,11 +76,11 @@ def texts() -> dict[str, str]:
 def test_ostmere_is_answered_from_canon_for_the_gm_and_a_player(
     cli_env: DatabaseTarget, tmp_path: Path, texts: dict[str, str]
 ) -> None:
-    cli = _imported("ostmere", tmp_path / "ostmere", texts)
+    cli = import_texts("ostmere", tmp_path / "ostmere", texts)
     questions = list(PLAYER_READS)
     player = ask_world(cli, tmp_path, "ostmere", questions, citations=False)
     assert player == PLAYER_READS
     gm = ask_world(cli, tmp_path, "ostmere", questions, gm=True, citations=False)
     assert gm == {**PLAYER_READS, **GM_READS}
-    public = _imported("open", tmp_path / "open", public_written(texts))
+    public = import_texts("open", tmp_path / "open", public_written(texts))
     assert ask_world(cli, tmp_path, "ostmere", questions) == ask_world(public, tmp_path, "open", questions)

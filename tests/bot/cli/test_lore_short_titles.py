@@ -58,7 +58,8 @@ def test_a_short_title_finds_the_one_title_starting_so(cli: CliRunner, tmp_path:
     ]
     said = ask_world(cli, tmp_path, CAMPAIGN, questions, citations=False)
     assert said[questions[0]].startswith(
-        "Tobin Ashe was Reeve of the Low Fields when the Flood of Harlowe took place"
+        "When the Flood of Harlowe took place, on 2 Reap, year 305 of the Mill Count, Tobin Ashe was Reeve of the "
+        "Low Fields"
     ), said
     assert said[questions[1]].startswith("Mada Ashe was Reeve of the Low Fields in year 320"), said
     # Two titles (a player may see) start with "Keeper": each is answered, neither chosen silently.
