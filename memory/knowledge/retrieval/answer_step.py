@@ -23,7 +23,8 @@
    clause yes or no first (`answer_scene`).
 8. the GM reads a GM-only section of the bible where it is the answer (`answer_hidden`).
 9. a question every rule declined is answered from the first passage when retrieval is sure of it: both searches
-   rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`).
+   rank it near the top, it holds nearly all the question's words, none unknown (`answer_confident`), and it
+   tells of no other kind of the thing asked (`answer_unknown.another_kind`).
 10. whichever rule answered, the passages quoted must hold the words the question names its thing by: the owner
    and the kind of the field asked, a name joined by "of", a noun after the title in a bare phrase; otherwise
    nothing is known (`answer_supported`); and it must hold the number, price or name asked (`answer_holds`).
@@ -76,7 +77,7 @@ from memory.knowledge.retrieval.answer_scope import (
 )
 from memory.knowledge.retrieval.answer_supported import supported
 from memory.knowledge.retrieval.answer_trait_named import by_trait
-from memory.knowledge.retrieval.answer_unknown import off_the_point
+from memory.knowledge.retrieval.answer_unknown import another_kind, off_the_point
 from memory.knowledge.retrieval.answer_verdict import verdict
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 from memory.knowledge.retrieval.answer_worked import worked
@@ -135,9 +136,10 @@ def reply(
         question, facts, results, _answered(question, facts, results, unknown, common, meaning), common
     )
     if not answer.known:  # declined, while retrieval is sure of its first passage (`answer_confident`)
-        answer = supported(
-            question, facts, results, confident(question, facts, results, unknown) or answer, common
-        )
+        sure = confident(question, facts, results, unknown)
+        if sure is not None and another_kind(question, facts, results, sure):
+            sure = None  # "a modest lifestyle" for a wealthy one: the word step declined it, so does this one
+        answer = supported(question, facts, results, sure or answer, common)
     if not holds_asked(question.text, facts, results, answer):
         answer = _nothing(
             question, facts, results
