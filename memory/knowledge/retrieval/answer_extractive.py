@@ -236,9 +236,8 @@ def _scored(
                 above |= set(fold_words(placed[position - 1][2]))
             if (relation and not all(covers(words, w) for w in relation)) or not _holds(thing, words, label):
                 continue  # "who rules X" needs a ruler, "how much water per leg" water (not a price per leg)
-            matched = {
-                w for w in keys if covers(words, w)
-            }  # read once: each word's cover is asked four times
+            # read once: each word's cover is asked four times
+            matched = {w for w in keys if covers(words, w)}
             own = sum(weight[w] for w in keys if w in matched)
             by_heading = sum(weight[w] for w in keys if w != how and w not in matched and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
@@ -252,16 +251,10 @@ def _scored(
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             density *= LIMIT if limit and says_limit(text) else 1.0  # "can hold up to 500 pounds"
             density *= EXAMPLE if is_example(text) or text in shown else 1.0
-            if happens:
-                # "what happens when Damp is at its limit": "When … reaches the limit, …", not "Damp limit: 6".
-                density *= CONDITIONED if _states_condition(text, happens) else 1.0
-                density *= 1.0 / CONDITIONED if _VALUE_LINE.match(text) else 1.0
+            density *= _on_condition(happens, text)  # "what happens when …": the sentence stating it
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.
             density *= 1.0 + PAIRED * paired([p for p in pairs if not set(p) <= heading], text)
-            inner = [
-                w for w in fold_words(f"{unnumbered(section or '')} {label or ''}") if w not in STOPWORDS
-            ]
-            if inner and all(has_word(set(keys), w) for w in inner):
+            if _names_block(section, label, keys):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             own += 0.5 * _said_by_pronoun(text, keys, matched, own_name, weight)  # "They age": its name said
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
@@ -271,6 +264,22 @@ def _scored(
             )
     scored.sort(key=lambda s: -s.score)
     return scored
+
+
+def _on_condition(happens: Sequence[str], text: str) -> float:
+    """Return how much more a sentence weighs for a question asking what happens on a condition (its words,
+    `happens`): "When … reaches the limit, …" states it, "Damp limit: 6" says a value, no consequence."""
+    if not happens:
+        return 1.0
+    weight = CONDITIONED if _states_condition(text, happens) else 1.0
+    return weight / CONDITIONED if _VALUE_LINE.match(text) else weight
+
+
+def _names_block(section: str | None, label: str | None, keys: Sequence[str]) -> bool:
+    """Return whether the question names every word of the inner heading (without its number) and bold name a
+    sentence is under."""
+    inner = [w for w in fold_words(f"{unnumbered(section or '')} {label or ''}") if w not in STOPWORDS]
+    return bool(inner) and all(has_word(set(keys), w) for w in inner)
 
 
 def _said_by_pronoun(

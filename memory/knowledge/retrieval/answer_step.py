@@ -230,9 +230,7 @@ def _reply(
             hits = [h for h in field_answers(fewer, results, len(facts) + 1) if not h.term]
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
-    hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
-    if asks_what_happens(question.text):
-        hits = [h for h in hits if not value_only(h.field.value)]  # "Rust limit: 5" says no consequence
+    hits = _consequences(question, hits or by_trait(question, results, len(facts) + 1))
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
@@ -298,6 +296,14 @@ def _declined(
     if _elsewhere(question, results, unknown):
         return described_field(question, facts, results) or _nothing(question, facts, results)
     return None
+
+
+def _consequences(question: Question, hits: list[FieldHit]) -> list[FieldHit]:
+    """Return the fields that may answer: of a question asking what happens on a condition, none whose value is
+    a bare amount ("Rust limit: 5" says no consequence)."""
+    if not asks_what_happens(question.text):
+        return hits
+    return [h for h in hits if not value_only(h.field.value)]
 
 
 def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
