@@ -41,6 +41,7 @@ NOT_SHOWN = frozenset(
         "installation",
         "llm_usage",
         "knowledge_retrievals",
+        "knowledge_book_glossaries",
         "knowledge_index_state",
         "narrations",
         "npc_memories",

@@ -4,7 +4,7 @@ Chroma's embedded client (`PersistentClient`) runs its work in compiled code tha
 lock for the whole of a write (an `upsert` of a few vectors: tens of milliseconds on a quiet machine, hundreds
 on a busy one, most of it waiting for its own threads). Run from a worker thread it still holds the bot's event
 loop for that long, whatever the size of the write. `ApartClient` answers the part of Chroma's client that
-`memory.chroma_client` uses (collections by name; upsert, query, count, delete, modify) by sending each call
+`memory.chroma_client` uses (collections by name; upsert, query, get, count, delete, modify) by sending each call
 to a child process that owns the real client: the bot's threads only wait on a pipe, which lets go of the lock.
 
 One child per index folder, shared by every adapter of this process that opens it (lore chunks, NPC memories,
@@ -205,6 +205,9 @@ class ApartCollection:
         found: int = self._client.call("count", self.name)
         return found
 
+    def get(self, **kwargs: Any) -> Any:
+        return self._client.call("get", self.name, **kwargs)
+
     def delete(self, **kwargs: Any) -> None:
         self._client.call("delete", self.name, **kwargs)
 
@@ -284,7 +287,7 @@ def _answer(
         collections.pop(name, None)
         collections[collection.name] = collection
         return collection.name, collection.metadata
-    if operation not in ("upsert", "query", "count", "delete"):
+    if operation not in ("upsert", "query", "count", "delete", "get"):
         raise ValueError(f"unknown operation {operation}")
     return getattr(collection, operation)(*args, **kwargs)
 

@@ -127,7 +127,7 @@ async def _ingest_all(
     """Import each dialogue into a scene and each prose file (a failed one is reported, the others go on),
     then the YAML files together."""
     from memory.knowledge.files import expand_paths
-    from memory.knowledge.source_models import ImportFailure
+    from memory.knowledge.source_models import ImportFailure, ImportOutcome
 
     files = expand_paths(text_paths) if text_paths else []
     if not files and not yaml_files and not dialogues:
@@ -157,6 +157,9 @@ async def _ingest_all(
                 from bot.cli.voice import extract_imported
 
                 extracted.append(await extract_imported(services, target, report, failed))
+        if any(r.outcome != ImportOutcome.DUPLICATE or r.changed for r in imported):
+            # The book glossaries once the files are in: a question then reads them (`retrieval.book_terms`).
+            await services.knowledge.settle_book_terms(target.id)
         # The calendar first (its eras imported with the world's files): the dates may be written in its words.
         calendar_results = await _yaml_with_calendars(
             services, target, yaml_files, yaml_results, hidden=options["hidden"], replace=replace

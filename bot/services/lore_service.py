@@ -28,7 +28,7 @@ from canon.structured.ingest import IngestReport
 from memory.knowledge.files import ALLOWED_SUFFIXES, BOOK_MIMES, YAML_SUFFIXES, clean_tags
 from memory.knowledge.models import KnowledgeClass
 from memory.knowledge.service import KnowledgeService
-from memory.knowledge.source_models import ImportReport, ProgressCallback
+from memory.knowledge.source_models import ImportOutcome, ImportReport, ProgressCallback
 from memory.scenes import Actor
 
 if TYPE_CHECKING:
@@ -214,6 +214,9 @@ class LoreImportService:
             progress=progress,
             ocr=ocr,
         )
+        if imported.outcome != ImportOutcome.DUPLICATE or imported.changed:
+            # The book glossaries now, so that the next question only reads them (`retrieval.book_terms`).
+            await self.knowledge.settle_book_terms(campaign.id)
         outcome = LoreImport(kind=kind, filename=imported.filename, report=imported)
         if not extract:
             return outcome

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -25,9 +26,12 @@ from memory.knowledge.retrieval import Retriever
 from memory.knowledge.retrieval.answer_meaning import MeaningReader
 from memory.knowledge.retrieval.config import always_include_warning
 from memory.knowledge.source_models import (
+    DeleteReport,
     ImportOutcome,
     ImportReport,
     OriginalFile,
+    ProgressCallback,
+    ReindexReport,
     SectionChange,
     SourceInfo,
 )
@@ -38,6 +42,8 @@ from memory.vault import FolderVault, Vault
 from memory.vector_index import VectorIndex
 
 __all__ = ["KnowledgeService"]
+
+log = logging.getLogger(__name__)
 
 
 def _setting(key: str, value: Any) -> Any:
@@ -121,8 +127,6 @@ class KnowledgeService:
         self.set_enabled = self.sources.set_enabled
         self.enable_source = self.sources.enable_source
         self.disable_source = self.sources.disable_source
-        self.delete_source = self.sources.delete_source
-        self.reindex = self.reindexer.reindex
         self.index_status = self.reindexer.index_status
         #: How far a campaign's names views are (`ViewBuild`), or None when it has no vectors.
         self.view_build = self.view_builder.status
@@ -144,6 +148,30 @@ class KnowledgeService:
         """Import one file's bytes (see `Importer.import_bytes`), with what the GM should know of it."""
         report = await self.importer.import_bytes(campaign_id, filename, data, **options)
         return await self._checked(campaign_id, await self._settled(campaign_id, report, options))
+
+    async def delete_source(self, campaign_id: int, source_id: int) -> DeleteReport:
+        """Delete a source (see `SourceAdmin.delete_source`); the book glossaries are made again without it."""
+        report = await self.sources.delete_source(campaign_id, source_id)
+        await self.settle_book_terms(campaign_id)
+        return report
+
+    async def reindex(
+        self, campaign_id: int, *, rechunk: bool = False, progress: ProgressCallback | None = None
+    ) -> ReindexReport:
+        """Rebuild a campaign's derived indexes (see `Reindexer.reindex`), its book glossaries with them."""
+        report = await self.reindexer.reindex(campaign_id, rechunk=rechunk, progress=progress)
+        await self.settle_book_terms(campaign_id, rechunked=report.rechunked_sources > 0)
+        return report
+
+    async def settle_book_terms(self, campaign_id: int, *, rechunked: bool = False) -> None:
+        """Make the campaign's book glossaries now, so that questions only read them (`retrieval.book_terms`):
+        after a removal, a reindex or a section hidden here, and by whoever imports once its files are in (an
+        import of many files would otherwise read the growing campaign once a file). A failure leaves them to
+        the first question, which keeps them too."""
+        try:
+            await self.retriever.settle_book_terms(campaign_id, rechunked=rechunked)
+        except Exception as error:  # an extra: never fail the change it follows
+            log.warning("book glossaries of campaign %s not made: %s", campaign_id, error)
 
     async def _settled(self, campaign_id: int, report: ImportReport, options: dict[str, Any]) -> ImportReport:
         """Return the report of a file imported again with the same text, with the settings asked for this time
@@ -198,8 +226,10 @@ class KnowledgeService:
         the source again (and replace its vectors) so that the section alone changes."""
         change = await self.sources.set_section(campaign_id, source_id, section, hidden)
         if not change.also:
+            await self.settle_book_terms(campaign_id)
             return change
         source = await self.reindexer.rechunk_source(change.source)
+        await self.settle_book_terms(campaign_id, rechunked=True)
         found = [
             s for s in await self.sources.sections(campaign_id, source_id) if list(s.path) == change.path
         ]

@@ -180,6 +180,21 @@ class KnowledgeRetrievalRow(Base):
     __table_args__ = (Index("ix_knowledge_retrievals_campaign_created", "campaign_id", "created_at"),)
 
 
+class KnowledgeBookGlossaryRow(Base):
+    """The plain words a set of readable sources define their terms by (`retrieval.book_terms`), kept so that a
+    question reads them rather than every passage: keyed by a digest of the sources (ids and versions), the
+    GM-only chunks left out and the rules that made it, so a row is never read for other sources or rules."""
+
+    __tablename__ = "knowledge_book_glossaries"
+
+    readable: Mapped[str] = mapped_column(String(64), primary_key=True)
+    #: The campaign whose question (or import) made it, to drop the rows its older sources left behind. Not a
+    #: campaign's row: never exported, never inherited.
+    asked_in: Mapped[int] = mapped_column(BigInteger, index=True)
+    terms: Mapped[dict[str, str]] = mapped_column(JSON, default=dict)
+    made_at: Mapped[dt.datetime] = mapped_column(UTCDateTime, default=utc_now)
+
+
 class KnowledgeLibraryRow(Base):
     """A shared library: Reference sources imported once and attached read-only to many campaigns.
 

@@ -5,7 +5,8 @@ to, that is a neighbour sharing its words: "The soldiers of the Iron Watch wear 
 soldiers does the Iron Watch have", "The king keeps a grey horse in the stables." for "what is the name of the
 king's horse". So an answer is read for the value asked before it is given:
 - a count ("how many N …"): a sentence saying a number or an amount ("three hundred", "40", "a dozen", "half",
-  "none"); the canon graph's line too, when it says none (a card's description for "how many steps …");
+  "none"; "a few" only before a number: "live a few years longer" says no number of years); the canon
+  graph's line too, when it says none (a card's description for "how many steps …");
 - a name ("what is the name of the N", "what is the N called", "what is X's name"): a name given to the N ("the
   king's hound is named Cinder", "The Bellwater, a cold river", "his horse, Thunder"), a word with its capital
   the question does not hold;
@@ -41,6 +42,9 @@ _AMOUNT = re.compile(
     r"many|sole|only|lone|pair|couple|a|an)\b",
     re.IGNORECASE,
 )
+#: A word that says some, not how many: it counts only before a number ("a few hundred"). ("Many" and "several"
+#: answer "how many" in the books' own words: "as many as your level".)
+_VAGUE = frozenset({"few"})
 #: "a" and "an" count only before the noun counted ("a grey horse" is one horse; "a hall" is no count of steps),
 #: and never opening the sentence ("A wickwright is …" says what one is).
 _ARTICLE = frozenset({"a", "an"})
@@ -108,11 +112,19 @@ def _said(said: set[str], noun: str) -> bool:
 def _says_count(sentence: str, noun: str) -> bool:
     for match in _AMOUNT.finditer(sentence):
         word = match.group(0).casefold()
+        if word in _VAGUE:
+            # "a few hundred" counts; "live a few years longer" says no number of years
+            after = fold_words(sentence[match.end() :])[:1]
+            if after and _AMOUNT.fullmatch(after[0]) and after[0] not in _ARTICLE | _VAGUE:
+                return True
+            continue
         if word not in _ARTICLE:
             return True
         if word in _ARTICLE and not sentence[: match.start()].strip():
             continue  # "A wickwright is a craftsman …": what one is, no count of them
         after = fold_words(sentence[match.end() :])[:3]  # "a dozen", "a grey horse"
+        if after[:1] and after[0] in _VAGUE:
+            continue  # "a few years": the vague word is read on its own
         if any(has_word({w}, noun) for w in after):
             return True
     return False

@@ -10,7 +10,8 @@ nothing_known`), word for word as of a name nobody wrote.
 
 `another_kind`: a question naming a thing by a qualifier and a noun ("the *aristocratic* lifestyle", "a *silver*
 key") is not answered by a sentence saying that noun with another qualifier before it ("a *modest* lifestyle",
-"the *iron* key") and the question's qualifier nowhere: it tells of another kind of the thing. A number or a
+"the *iron* key") and the question's qualifier neither in it nor in the headings it is quoted under: it tells of
+another kind of the thing, even when another sentence of its passage names the kind asked. A number or a
 little word before the noun ("one key", "your key") qualifies nothing, nor does a verb before a name the sentence
 goes on with as the question does ("can I *fire* plasma lance cells" / "*charge* plasma lance cells": the noun
 starts the same name in both, and the words before it act on it).
@@ -22,6 +23,8 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from rapidfuzz import fuzz
+
 from memory.fulltext import STOPWORDS
 from memory.knowledge.answer_models import ShortAnswer
 from memory.knowledge.models import CanonFact, LoreResult
@@ -32,6 +35,8 @@ from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_wo
 __all__ = ["another_kind", "beside_the_point", "named_in", "off_the_point"]
 
 _CITATION = re.compile(r"\s*\[\d+\]")
+#: A qualifier the sentence spells this close to the question's is the same one ("mucus", "mucous").
+_SPELT_ALIKE = 75
 #: Two words one after the other in a clause (no mark between them).
 _PAIR = re.compile(r"(?=\b([^\W\d_]+)\s+([^\W\d_]+)\b)")
 #: The word right after another, in the same clause.
@@ -125,13 +130,20 @@ def another_kind(
     if not pairs or not quoted:
         return False
     text = _CITATION.sub("", answer.text)
-    said = set(fold_words(" ".join([text, *(" ".join([*r.heading_path, r.text]) for r in quoted)])))
+    # The qualifier in the passage's other sentences only ("… support a wealthy lifestyle instead") does not make
+    # a sentence saying "a modest lifestyle" about the kind asked: the sentence quoted or the headings must say it.
+    said = set(fold_words(" ".join([text, *(" ".join(r.heading_path) for r in quoted)])))
     for qualifier, noun, after in pairs:
         if has_word(said, qualifier):
             continue
         for match in _PAIR.finditer(text):
             other, named = match.group(1).casefold(), match.group(2).casefold()
-            if has_word({named}, noun) and _content(other) and not has_word(set(typed), other):
+            if (
+                has_word({named}, noun)
+                and _content(other)
+                and not has_word(set(typed), other)
+                and fuzz.ratio(other, qualifier) < _SPELT_ALIKE  # "mucus cloud": the book's "Mucous Cloud"
+            ):
                 # "fire plasma lance" / "charge plasma lance": the noun goes on as in the question, the name it
                 # starts is the same; the word before it is a verb acting on it, no other kind.
                 if after and _goes_on_as(text[match.end(2) :], after):

@@ -19,23 +19,41 @@ English noun phrase: "vacuum" of "open vacuum"). A phrase is left out when it is
   must keep ("damage" in a game that counts damage everywhere), and two definitions giving it leave it too.
 The initials of the books' headings and terms are read as those terms too (`book_initials`).
 Only the passages the asker may read are read (a GM-only definition never rewrites a player's question), once
-per set of readable source versions; a campaign too large to read whole gets none.
+per set of readable source versions; a campaign too large to read whole gets none. What they give is kept in
+the database (`knowledge_book_glossaries`) under a digest of that set (the sources' ids and versions, the
+GM-only chunks left out) and of the rules that made it (this module's and `book_initials`' code, the stop words,
+the shipped glossary): made when a campaign's sources change (`settle`, for its players and its GM) or by the
+first question reading another set, a question then reads one row instead of every passage. A row is only ever
+read for the very set it was made from, so a glossary drawn from a GM-only source never reaches a player.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
+import logging
 import re
+import sys
 import unicodedata
 from collections import Counter, OrderedDict
 from collections.abc import Iterable, Sequence
+from pathlib import Path
 
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession
 
+from canon.storage import Database
+from memory.fulltext import STOPWORDS
+from memory.knowledge.book_glossary_rows import drop_other_glossaries, keep_glossary, kept_glossary
+from memory.knowledge.glossary import SHIPPED
 from memory.knowledge.repository import SourceLite, chunk_words_texts
+from memory.knowledge.retrieval import book_initials
 from memory.knowledge.retrieval.book_initials import initials_glossary
 from memory.knowledge.retrieval.config import SearchConfig
 
-__all__ = ["MAX_CHUNKS", "BookTerms", "definitions", "plain_words"]
+__all__ = ["MAX_CHUNKS", "BookTerms", "definitions", "plain_words", "readable_digest"]
+
+log = logging.getLogger(__name__)
 
 #: The most passages a plain word may be written in and still stand for a book's term.
 MAX_CHUNKS = 2
@@ -229,11 +247,35 @@ def book_glossary(texts: Sequence[str]) -> dict[str, str]:
     return {**initials, **glossary}
 
 
-class BookTerms:
-    """The book glossary of each set of readable source versions, read once and kept (see the module)."""
+@functools.cache
+def rules_version() -> str:
+    """Return a digest of what makes a book glossary: this module's and `book_initials`' code, the stop words and
+    the shipped glossary (a glossary kept under other rules is made again)."""
+    digest = hashlib.sha256()
+    for module in (sys.modules[__name__], book_initials):
+        try:
+            digest.update(Path(str(module.__file__)).read_bytes())
+        except OSError:  # no source to read: a glossary kept by another process is never trusted
+            digest.update(str(id(module)).encode())
+    digest.update(repr(sorted(STOPWORDS)).encode())
+    digest.update(repr(sorted(SHIPPED.items())).encode())
+    return digest.hexdigest()
 
-    def __init__(self) -> None:
-        self._kept: OrderedDict[tuple[tuple[int, ...], ...], dict[str, str]] = OrderedDict()
+
+def readable_digest(allowed: dict[int, SourceLite], unseen: frozenset[int]) -> str:
+    """Return the digest a glossary is kept under: the readable sources' ids and versions, the GM-only chunks
+    left out, and the rules (`rules_version`)."""
+    key = (sorted((s.id, s.version) for s in allowed.values()), sorted(unseen), rules_version())
+    return hashlib.sha256(repr(key).encode()).hexdigest()
+
+
+class BookTerms:
+    """The book glossary of each set of readable source versions: kept in the database, and the last ones in
+    memory (see the module)."""
+
+    def __init__(self, db: Database | None = None) -> None:
+        self.db = db
+        self._kept: OrderedDict[str, dict[str, str]] = OrderedDict()
 
     async def of(
         self,
@@ -241,16 +283,43 @@ class BookTerms:
         allowed: dict[int, SourceLite],
         unseen: frozenset[int],
         config: SearchConfig,
+        *,
+        asked_in: int = 0,
+        remake: bool = False,
     ) -> dict[str, str]:
-        """Return the plain words the readable books define their terms by, each with its term."""
+        """Return the plain words the readable books define their terms by, each with its term; `asked_in`: the
+        campaign asking (whose kept glossaries its next import drops); `remake`: read the passages again, the
+        kept glossary aside (they were chunked again: the same versions, other passages)."""
         if not allowed or sum(s.chunk_count for s in allowed.values()) > config.large_campaign_chunks:
             return {}
-        key = (*sorted((s.id, s.version) for s in allowed.values()), tuple(sorted(unseen)))
-        if key in self._kept:
+        key = readable_digest(allowed, unseen)
+        if key in self._kept and not remake:
             self._kept.move_to_end(key)
             return self._kept[key]
-        glossary = book_glossary(await chunk_words_texts(session, list(allowed), without=unseen))
+        glossary = await kept_glossary(session, key) if self.db is not None and not remake else None
+        if glossary is None:
+            glossary = book_glossary(await chunk_words_texts(session, list(allowed), without=unseen))
+            await self._keep(key, asked_in, glossary, replace=remake)
         self._kept[key] = glossary
         while len(self._kept) > _CACHE:
             self._kept.popitem(last=False)
         return glossary
+
+    async def _keep(self, key: str, asked_in: int, glossary: dict[str, str], *, replace: bool) -> None:
+        """Keep a glossary in the database (a failure only means the next process makes it again)."""
+        if self.db is None:
+            return
+        try:
+            await self.db.run(
+                lambda session: keep_glossary(session, key, asked_in, glossary, replace=replace)
+            )
+        except (
+            SQLAlchemyError
+        ) as error:  # a read-only or busy database, a row kept meanwhile by another process
+            log.info("the book glossary was not kept: %s", error)
+
+    async def drop_others(self, asked_in: int, kept: Sequence[str]) -> None:
+        """Drop a campaign's kept glossaries but `kept` (made for its sources' older versions)."""
+        if self.db is None:
+            return
+        await self.db.run(lambda session: drop_other_glossaries(session, asked_in, kept))

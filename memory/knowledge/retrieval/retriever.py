@@ -24,7 +24,7 @@ from memory.knowledge.repository import SourceLite, retrievable, split_lineage_s
 from memory.knowledge.retrieval.asking import as_of_today, misspelt, were_where
 from memory.knowledge.retrieval.asking_intent import without_intent
 from memory.knowledge.retrieval.assemble import Found, assemble
-from memory.knowledge.retrieval.book_terms import BookTerms
+from memory.knowledge.retrieval.book_terms import BookTerms, readable_digest
 from memory.knowledge.retrieval.campaign_reads import CampaignReads
 from memory.knowledge.retrieval.candidates import CandidateLists, EntityMatch
 from memory.knowledge.retrieval.config import SearchConfig
@@ -62,7 +62,7 @@ class Retriever(CampaignReads):
         self.entities = EntityFinder(ontology_for)
         self.typos = TypoFixer()
         #: The plain words the books define their terms by, per set of readable versions (`book_terms`).
-        self.book_words = BookTerms()
+        self.book_words = BookTerms(db)
         self._campaigns = {}
         #: What questions read that holds until something shown is written (`question_reads`).
         self.kept = KeptReads(db)
@@ -314,7 +314,22 @@ class Retriever(CampaignReads):
         async with self.db.session() as session:
             _, steps = await self._campaign(session, campaign_id)
             _, _, allowed, _, unseen = await _readable(session, campaign_id, steps, viewer, knowing, reads)
-            return await self.book_words.of(session, allowed, unseen, SearchConfig())
+            return await self.book_words.of(session, allowed, unseen, SearchConfig(), asked_in=campaign_id)
+
+    async def settle_book_terms(self, campaign_id: int, *, rechunked: bool = False) -> None:
+        """Make and keep the book glossaries of a campaign's players and GM now (its sources changed), so that
+        their questions only read them; drop the ones its sources' older versions made (`book_terms`).
+        `rechunked`: its sources were chunked again (the same versions, other passages): made anew."""
+        kept: list[str] = []
+        async with self.db.session() as session:
+            _, steps = await self._campaign(session, campaign_id)
+            for viewer in (Viewer.PLAYER, Viewer.GM):
+                _, _, allowed, _, unseen = await _readable(session, campaign_id, steps, viewer, None, None)
+                await self.book_words.of(
+                    session, allowed, unseen, SearchConfig(), asked_in=campaign_id, remake=rechunked
+                )
+                kept.append(readable_digest(allowed, unseen))
+        await self.book_words.drop_others(campaign_id, kept)
 
     def forget_index_state(self, campaign_id: int) -> None:
         """Drop the cached vector-index state of a campaign (called when its vectors are rebuilt)."""

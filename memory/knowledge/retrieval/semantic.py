@@ -4,7 +4,9 @@ Each campaign of the lineage has its own collection; only collections made with 
 current views (`memory.embed_text`) are searched, a stale one is reported. A collection still gaining its names
 views (`memory.knowledge.view_builder`) is searched by the views it has: a chunk counts once, by its best view.
 The vector index only suggests: every hit is filtered again against the sources the database allows this viewer,
-and the GM-only sections' chunks it may not read (`unseen`) are left out as a hidden source's are.
+and the GM-only sections' chunks it may not read (`unseen`) are left out as a hidden source's are. An index that
+keeps a campaign's vectors in memory is told what the database says of them first (`Freshness`), so that
+another process's writes are not missed.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from memory.knowledge.index_state import index_versions
 from memory.knowledge.repository import SourceLite
 from memory.knowledge.retrieval.config import SearchConfig
 from memory.vector_index import VectorHit, VectorIndex
+from memory.vector_matrix import Freshness
 
 log = logging.getLogger(__name__)
 
@@ -127,8 +130,11 @@ class SemanticSearch:
                 await embedding
             vector = np.asarray(known[question], dtype=np.float32)
             hits: list[VectorHit] = []
+            note = getattr(vectors, "note_freshness", None)
             for campaign_id in usable:
                 own_blocked = [s for s in blocked if s.campaign_id == campaign_id]
+                if note is not None:
+                    note(campaign_id, _freshness(campaign_id, allowed, own_blocked, versions))
                 hits += await _nearest(
                     vectors, campaign_id, vector.tolist(), wanted, own_blocked, allowed, unseen
                 )
@@ -150,6 +156,22 @@ class SemanticSearch:
         ranked = sorted(best.items(), key=lambda item: (-item[1][0], item[0]))[: config.semantic_k]
         status = "ok" if not stale else "partly stale (run reindex)"
         return [(cid, sim, view) for cid, (sim, view) in ranked], status
+
+
+def _freshness(
+    campaign_id: int,
+    allowed: dict[int, SourceLite],
+    blocked: Sequence[SourceLite],
+    versions: dict[int, tuple[str, str]],
+) -> Freshness:
+    """Return what the database says of a campaign's vectors: each source's version, vector state and size, and
+    the campaign's index state (an index keeping vectors in memory reloads them when these move)."""
+    sources = {
+        s.id: (s.version, s.vector_status, s.chunk_count)
+        for s in (*allowed.values(), *blocked)
+        if s.campaign_id == campaign_id
+    }
+    return Freshness(sources=sources, index=versions.get(campaign_id))
 
 
 async def _nearest(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from pathlib import Path
@@ -9,6 +10,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from sqlalchemy import select
 from typer.testing import CliRunner
 
 from bot.cli.main import app
@@ -16,6 +18,7 @@ from bot.cli.progress import Progress, describe_report
 from canon.storage import Database
 from config.settings import LoreSettings
 from memory.knowledge.source_models import ImportStage
+from memory.knowledge.tables import KnowledgeBookGlossaryRow
 from tests.conftest import DatabaseTarget, sql_run_below
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.helpers.paths import REPO
@@ -354,3 +357,29 @@ def test_the_sources_list_says_a_source_holds_gm_only_sections_to_the_gm(
     player = cli.invoke(app, ["sources", "--campaign", CAMPAIGN, "--as", "player"])
     assert "isles.md" in player.stdout and "GM-only" not in player.stdout
     assert cli.invoke(app, ["sources", "--campaign", CAMPAIGN]).stdout == player.stdout  # the default
+
+
+def test_ingest_keeps_the_book_glossaries_once_its_files_are_in(
+    cli: CliRunner, cli_env: DatabaseTarget, tmp_path: Path
+) -> None:
+    folder = tmp_path / "reef"
+    folder.mkdir()
+    (folder / "words.md").write_text(
+        "# Reef\n\n## Words\n\n- **Drift**: the slow current between the reefs\n", encoding="utf-8"
+    )
+    (folder / "more.md").write_text(
+        "# Boats\n\n## Hulls\n\nHulls are tarred each spring.\n", encoding="utf-8"
+    )
+    run(cli, "ingest", str(folder))
+
+    async def kept() -> list[dict[str, str]]:
+        db = cli_env.open()
+        try:
+            async with db.session() as session:
+                rows = await session.execute(select(KnowledgeBookGlossaryRow.terms))
+                return [dict(terms) for (terms,) in rows.all()]
+        finally:
+            await db.dispose()
+
+    (terms,) = asyncio.run(kept())  # one: players and the GM read the same sources
+    assert terms["current"] == "drift"

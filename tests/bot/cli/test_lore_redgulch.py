@@ -121,6 +121,11 @@ MORE_READS = {
         f"Ashsnow, year 108 {LY}) was a member too."
     ),
     "who is Eleanor Voss?": "Nothing the table knows says who Eleanor Voss is.",
+    "when did Eli Hatch die?": "Eli Hatch was shot dead outside the Lucky Strike Saloon in the summer of 119 LY.",
+    "where was Eli Hatch killed?": "Eli Hatch was shot dead outside the Lucky Strike Saloon in the summer of 119 LY.",
+    "where was Tomas Reyes killed?": (
+        f"Nothing the table knows says Tomas Reyes died; Tomas Reyes is alive, born in year 92 {LY}."
+    ),
 }
 #: What the GM reads otherwise.
 GM_READS = {

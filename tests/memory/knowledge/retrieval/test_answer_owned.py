@@ -1,15 +1,18 @@
 """Abstaining where a question names what no source holds beside what one does: a made-up trait of a real
 creature, a price the books never give, another kind of a thing ("lair actions" of a creature whose entry has
-only legendary ones). Written on a marsh bestiary laid out unlike the SRD (traits as a definition list)."""
+only legendary ones), a count said as "a few".
+Written on a marsh bestiary laid out unlike the SRD (traits as a definition list)."""
 
 from __future__ import annotations
 
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
+from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_supported import supported, unsupported
+from memory.knowledge.retrieval.answer_unknown import another_kind
 from memory.knowledge.retrieval.answer_words import fold_words
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -92,3 +95,28 @@ def test_another_kind_of_the_thing_asked_is_not_answered_by_its_heading() -> Non
     answer = reply(analyse("what are the lair actions of the marsh troll"), [], [_both_found(TROLL)])
     assert not answer.known, answer.text
     assert reply(analyse("what are the legendary actions of the marsh troll"), [], [_both_found(TROLL)]).known
+
+
+INNS = passage(
+    "## Lodging\n\nA night at a common inn costs 5 sp. A traveller who sings for the guests may sleep at a fine "
+    "inn instead.",
+    "Marsh Bestiary",
+    "Lodging",
+    chunk_id=44,
+)
+WISPS = passage("## Wisp\n\nWisps are small lights of the fens.", "Marsh Bestiary", "Wisp", chunk_id=46)
+
+
+def test_a_sentence_of_another_kind_is_no_answer_though_its_passage_names_the_kind_asked() -> None:
+    said = _quoting("A night at a common inn costs 5 sp.")
+    assert another_kind(analyse("fine inn, how many sp per night"), [], [INNS], said)
+    assert not another_kind(analyse("common inn, how many sp per night"), [], [INNS], said)
+
+
+def test_a_few_is_no_number_asked() -> None:
+    for text, held in (
+        ("Wisps live a few years longer than moths.", False),
+        ("Wisps live a few hundred years.", True),
+        ("Wisps live ninety years.", True),
+    ):
+        assert holds_asked("how many years do wisps live", [], [WISPS], _quoting(text)) is held, text

@@ -9,6 +9,7 @@ import pytest
 from memory.knowledge.answer_models import Life, Relation
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import kind_answer
+from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.death_said import death_said
 from memory.knowledge.retrieval.event_times import event_time
@@ -67,6 +68,19 @@ def test_is_alive_is_answered_from_the_description_when_only_it_tells_the_death(
     alive = _person("A ferryman. He was thought dead after the flood, but walked home.")
     assert kind_answer("is Brann Tolliver alive?", [alive]) == (
         "Yes: Brann Tolliver is alive, born in year 40 of the Salt Reckoning. [1]",
+        1,
+    )
+
+
+def test_when_and_where_one_died_is_the_descriptions_sentence_when_only_it_tells() -> None:
+    fact = _person("A ferryman. He was hanged at the crossroads for smuggling in the spring of 88.")
+    told = "Brann Tolliver was hanged at the crossroads for smuggling in the spring of 88. [1]"
+    assert life_answer("when did Brann Tolliver die?", [fact]) == (told, 1)
+    assert life_answer("where did Brann Tolliver die?", [fact]) == (told, 1)
+    alive = _person("A ferryman. He was feared drowned in the flood.")
+    assert life_answer("when did Brann Tolliver die?", [alive]) == (
+        "Nothing the table knows says Brann Tolliver died; Brann Tolliver is alive, born in year 40 of the Salt "
+        "Reckoning. [1]",
         1,
     )
 
