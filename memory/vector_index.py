@@ -23,6 +23,7 @@ the one search it would serve.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
@@ -185,9 +186,12 @@ class ChromaVectorIndex(ChromaCollections):
         self.in_memory = not direct if in_memory is None else in_memory
         self.memory_vectors = memory_vectors
         self._matrices: OrderedDict[int, CampaignMatrix] = OrderedDict()
-        #: What the database said of a campaign's vectors before its matrix was loaded (`note_freshness`).
-        self._freshness: dict[int, Freshness] = {}
+        #: What the database last said of a campaign's vectors (`note_freshness`), for its next search to weigh.
+        self._notes: dict[int, Freshness] = {}
+        #: Held while a matrix is read, written or loaded (from worker threads only: a load takes a while)...
         self._matrix_lock = threading.Lock()
+        #: ...and this one only for a moment, by the event loop's thread too.
+        self._notes_lock = threading.Lock()
 
     @classmethod
     def from_settings(
@@ -333,31 +337,31 @@ class ChromaVectorIndex(ChromaCollections):
 
     async def reset(self, campaign_id: int) -> None:
         """Drop every vector of a campaign (its collection, and its matrix)."""
-        with self._matrix_lock:
-            self._matrices.pop(campaign_id, None)
-            self._freshness.pop(campaign_id, None)
         await super().reset(campaign_id)
-        with self._matrix_lock:  # a search that loaded it meanwhile read what was being dropped
-            self._matrices.pop(campaign_id, None)
+        await asyncio.to_thread(self._forget, campaign_id)
 
     async def prune(self, names: list[str]) -> None:
         """Drop collections by name (and every matrix: the names do not say whose they are)."""
         await super().prune(names)
-        with self._matrix_lock:
-            self._matrices.clear()
+        await asyncio.to_thread(self._forget, None)
+
+    def _forget(self, campaign_id: int | None) -> None:
+        """Drop a campaign's matrix (every one: None), waiting for a search reading it to end."""
+        with self._matrix_lock, self._notes_lock:
+            if campaign_id is None:
+                self._matrices.clear()
+                self._notes.clear()
+            else:
+                self._matrices.pop(campaign_id, None)
+                self._notes.pop(campaign_id, None)
 
     def note_freshness(self, campaign_id: int, freshness: Freshness) -> None:
         """Take what the database says of a campaign's vectors (before a search of them): a matrix that no longer
-        holds them is dropped, and the next search loads it again (`memory.vector_matrix`)."""
+        holds them is dropped by the next search, which loads it again (`memory.vector_matrix`)."""
         if not self.in_memory:
             return
-        with self._matrix_lock:
-            matrix = self._matrices.get(campaign_id)
-            if matrix is not None and not matrix.fresh(freshness):
-                del self._matrices[campaign_id]
-                matrix = None
-            if matrix is None:
-                self._freshness[campaign_id] = freshness
+        with self._notes_lock:
+            self._notes[campaign_id] = freshness
 
     async def _query_matrix(
         self, campaign_id: int, vector: Sequence[float], limit: int, exclude_sources: Sequence[int]
@@ -367,14 +371,19 @@ class ChromaVectorIndex(ChromaCollections):
 
         def work() -> list[VectorHit]:
             with self._matrix_lock:
+                with self._notes_lock:
+                    note = self._notes.pop(campaign_id, None)
                 matrix = self._matrices.get(campaign_id)
+                if matrix is not None and note is not None and not matrix.fresh(note):
+                    del self._matrices[campaign_id]  # another process wrote: read it again
+                    matrix = None
                 if matrix is None:
                     collection = self._collection(campaign_id, create=False)
                     if collection is None:
                         return []
                     if collection.count() > self.memory_vectors:  # too large to keep: Chroma searches it
                         return self._chroma_hits(campaign_id, vector, limit, exclude_sources)
-                    matrix = self._load_matrix(campaign_id)
+                    matrix = self._load_matrix(campaign_id, note)
                     if matrix is None:
                         return []
                     self._matrices[campaign_id] = matrix
@@ -397,9 +406,9 @@ class ChromaVectorIndex(ChromaCollections):
             if campaign_id != keep:
                 held -= len(self._matrices.pop(campaign_id))
 
-    def _load_matrix(self, campaign_id: int) -> CampaignMatrix | None:
-        """Read a campaign's vectors from its collection (None when it has none); with the matrix lock held."""
-        freshness = self._freshness.pop(campaign_id, None)
+    def _load_matrix(self, campaign_id: int, freshness: Freshness | None) -> CampaignMatrix | None:
+        """Read a campaign's vectors from its collection (None when it has none); with the matrix lock held.
+        `freshness`: what the database said before they were read."""
         collection = self._collection(campaign_id, create=False)
         if collection is None:
             return None

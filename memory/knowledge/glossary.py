@@ -78,6 +78,7 @@ SHIPPED: dict[str, str] = {
     "alphabet": "script",
     "knocked out": "unconscious",
     "knocked out cold": "unconscious",
+    "auto": "automatically",
     "ko": "unconscious",
     "ko'd": "unconscious",
     "passed out": "unconscious",
@@ -205,6 +206,17 @@ RELATED: dict[str, tuple[str, ...]] = {
     # Who a rule counts, as the table says it: the books count creatures.
     "people": ("creature", "creatures", *_DWELLERS),
     "persons": ("creature", "creatures", *_DWELLERS),
+    "person": ("creature", "creatures"),
+    "character": ("creature", "creatures"),
+    "characters": ("creature", "creatures"),
+    "pc": ("creature", "creatures", "character", "characters"),
+    "pcs": ("creature", "creatures", "character", "characters"),
+    "enemy": ("creature", "creatures", "target", "targets", "foe"),
+    "enemies": ("creature", "creatures", "target", "targets", "foes"),
+    "opponent": ("creature", "creatures", "target", "targets", "foe"),
+    # How far a thing reaches, and what a container holds, as the books say them.
+    "range": ("distance",),
+    "inside": ("contents", "contain", "contains"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
     # Getting rid of a condition, as the books say it: "removed by", "ends when", "cured by".
