@@ -1,8 +1,9 @@
 """How fast the command line starts, one JSON line: `lorekeeper --help` and `lorekeeper canon entity --help`
 against `python -c pass`, each the median of 5 runs of the installed console script, in the same run.
 
-With `--lore`, a cold `lorekeeper lore QUESTION` too (a campaign holding a small world file, imported first into
-a temporary data folder), beside the baseline: the same question answered after building every service (the
+With `--lore`, a cold `lorekeeper lore QUESTION` too (a campaign holding a small world file, or the books of
+`--books` (a campaign of their size: the SRD world's 16 files), imported first into a temporary data folder),
+beside the baseline: the same question answered after building every service (the
 way every command starts, `bot.cli.common.with_services`), in the same run.
 
 With `--against DIR` (another checkout, e.g. a worktree of an older commit), the same cold question is asked
@@ -17,7 +18,7 @@ from source by every process measured. Each figure is wall-clock seconds, with t
 busy machine the wall clock waits for a core, the CPU time does not. The load averages at the start and the
 end go with them.
 
-    .venv/bin/python -m bench.cli_start [--rounds 5] [--lore [--against DIR]]
+    .venv/bin/python -m bench.cli_start [--rounds 5] [--lore [--against DIR] [--books PATH] [--question Q]]
 """
 
 from __future__ import annotations
@@ -91,12 +92,17 @@ def compiled(root: Path) -> Path:
     return root
 
 
-def lore_commands(data: Path, root: Path, against: Path | None) -> dict[str, Command]:
-    """Make a campaign holding a small world in `data`; return the cold lore commands to time."""
+def lore_commands(
+    data: Path, root: Path, against: Path | None, books: Path | None = None, question: str = QUESTION
+) -> dict[str, Command]:
+    """Make a campaign holding a small world (or `books`, a file or folder) in `data`; return the cold lore
+    commands to time, asking `question`."""
     os.environ["LOREKEEPER_DATA_DIR"] = str(data)
     world = data / "world.md"
     data.mkdir(parents=True, exist_ok=True)
     world.write_text(WORLD, encoding="utf-8")
+    if books is not None:
+        world = books
     quiet = {
         "check": True,
         "stdout": subprocess.DEVNULL,
@@ -105,11 +111,11 @@ def lore_commands(data: Path, root: Path, against: Path | None) -> dict[str, Com
     }
     subprocess.run([str(LOREKEEPER), "campaign", "create", CAMPAIGN], **quiet)  # type: ignore[call-overload]
     subprocess.run([str(LOREKEEPER), "ingest", str(world), "--campaign", CAMPAIGN], **quiet)  # type: ignore[call-overload]
-    lore = [str(LOREKEEPER), "lore", QUESTION, "--campaign", CAMPAIGN]
+    lore = [str(LOREKEEPER), "lore", question, "--campaign", CAMPAIGN]
     commands = {
         "lorekeeper lore QUESTION": (lore, checkout_env(root)),
         "baseline: every service, then the question": (
-            [sys.executable, "-m", "bench.cli_start", "--full-start", QUESTION, CAMPAIGN],
+            [sys.executable, "-m", "bench.cli_start", "--full-start", question, CAMPAIGN],
             checkout_env(root),
         ),
     }
@@ -129,6 +135,14 @@ def main() -> None:
         metavar="DIR",
         help="with --lore: another checkout whose cold question is timed in the same run",
     )
+    parser.add_argument(
+        "--books",
+        type=Path,
+        metavar="PATH",
+        help="with --lore: the campaign holds these books (a file or folder, e.g. ../shared/corpora/srd/world: "
+        "a question then reads a campaign of their size) instead of the small world",
+    )
+    parser.add_argument("--question", default=QUESTION, help="with --lore: the question asked")
     parser.add_argument("--full-start", nargs=2, metavar=("QUESTION", "CAMPAIGN"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.full_start:
@@ -143,7 +157,15 @@ def main() -> None:
     commands: dict[str, Command] = {name: (argv, checkout_env(root)) for name, argv in COMMANDS.items()}
     temporary = tempfile.TemporaryDirectory() if args.lore else None
     if temporary is not None:
-        commands.update(lore_commands(Path(temporary.name), root, args.against and args.against.resolve()))
+        commands.update(
+            lore_commands(
+                Path(temporary.name),
+                root,
+                args.against and args.against.resolve(),
+                args.books and args.books.resolve(),
+                args.question,
+            )
+        )
     load_before = os.getloadavg()
     walls: dict[str, list[float]] = {name: [] for name in commands}
     cpus: dict[str, list[float]] = {name: [] for name in commands}
@@ -162,6 +184,8 @@ def main() -> None:
     }
     if temporary is not None:
         result["lore_goal_s"] = 1.5
+        result["books"] = str(args.books) if args.books else "a small world file"
+        result["question"] = args.question
         temporary.cleanup()
     print(json.dumps(result))
 

@@ -23,9 +23,11 @@ the one search it would serve.
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import threading
+from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Any, Protocol, cast, runtime_checkable
@@ -57,6 +59,9 @@ COLLECTION_PREFIX = "lk_c"
 SEARCH_EF_KEY = "lk_search_ef"
 #: How many vectors one read of a collection fetches while its matrix loads.
 LOAD_BATCH = 5000
+#: How many vectors the matrices of one index hold at most (about 150 MB): the campaigns searched longest ago are
+#: let go first, and a campaign larger than this alone is searched in Chroma.
+MEMORY_VECTORS = 100_000
 
 
 class VectorIndexError(Exception):
@@ -165,9 +170,10 @@ class ChromaVectorIndex(ChromaCollections):
         owner: Callable[[], Awaitable[Owner]] | None = None,
         direct: bool = False,
         in_memory: bool | None = None,
+        memory_vectors: int = MEMORY_VECTORS,
     ) -> None:
         """`in_memory`: search each campaign's vectors in memory (`memory.vector_matrix`); by default, unless
-        `direct` (a process answering one question)."""
+        `direct` (a process answering one question). `memory_vectors`: the most vectors kept so."""
         super().__init__(
             prefix=prefix,
             path=path,
@@ -178,10 +184,14 @@ class ChromaVectorIndex(ChromaCollections):
             direct=direct,
         )
         self.in_memory = not direct if in_memory is None else in_memory
-        self._matrices: dict[int, CampaignMatrix] = {}
-        #: What the database said of a campaign's vectors before its matrix was loaded (`note_freshness`).
-        self._freshness: dict[int, Freshness] = {}
+        self.memory_vectors = memory_vectors
+        self._matrices: OrderedDict[int, CampaignMatrix] = OrderedDict()
+        #: What the database last said of a campaign's vectors (`note_freshness`), for its next search to weigh.
+        self._notes: dict[int, Freshness] = {}
+        #: Held while a matrix is read, written or loaded (from worker threads only: a load takes a while)...
         self._matrix_lock = threading.Lock()
+        #: ...and this one only for a moment, by the event loop's thread too.
+        self._notes_lock = threading.Lock()
 
     @classmethod
     def from_settings(
@@ -273,39 +283,38 @@ class ChromaVectorIndex(ChromaCollections):
             return []
         if self.in_memory:
             return await self._query_matrix(campaign_id, vector, limit, exclude_sources)
+        found = await self._call("search", self._chroma_hits, campaign_id, vector, limit, exclude_sources)
+        return cast(list[VectorHit], found)
 
-        def work() -> list[VectorHit]:
-            collection = self._collection(campaign_id, create=False)
-            if collection is None:
-                return []
-            where: Any = (
-                {"source_id": {"$nin": [int(s) for s in exclude_sources]}} if exclude_sources else None
-            )
-            query: list[Sequence[float] | Sequence[int]] = [[float(x) for x in vector]]
-            found = collection.query(
-                query_embeddings=query,
-                n_results=limit,
-                where=where,
-                include=["distances"],
-            )
-            ids = (found.get("ids") or [[]])[0]
-            distances = (found.get("distances") or [[]])[0]
-            parsed = []
-            for raw_id, distance in zip(ids, distances, strict=True):
-                try:
-                    parsed.append((float(distance), *parse_vector_id(raw_id)))
-                except ValueError:  # not one of ours
-                    continue
-            # Equal distances in the order of the chunks (their order in their books), not the index's.
-            parsed.sort(
-                key=lambda hit: (hit[0], hit[1], VIEWS.index(hit[3]) if hit[3] in VIEWS else len(VIEWS))
-            )
-            return [
-                VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
-                for rank, (distance, chunk_id, source_id, view) in enumerate(parsed, 1)
-            ]
-
-        return cast(list[VectorHit], await self._call("search", work))
+    def _chroma_hits(
+        self, campaign_id: int, vector: Sequence[float], limit: int, exclude_sources: Sequence[int]
+    ) -> list[VectorHit]:
+        """Return the nearest vectors as Chroma's own search finds them (blocking: from a worker thread)."""
+        collection = self._collection(campaign_id, create=False)
+        if collection is None:
+            return []
+        where: Any = {"source_id": {"$nin": [int(s) for s in exclude_sources]}} if exclude_sources else None
+        query: list[Sequence[float] | Sequence[int]] = [[float(x) for x in vector]]
+        found = collection.query(
+            query_embeddings=query,
+            n_results=limit,
+            where=where,
+            include=["distances"],
+        )
+        ids = (found.get("ids") or [[]])[0]
+        distances = (found.get("distances") or [[]])[0]
+        parsed = []
+        for raw_id, distance in zip(ids, distances, strict=True):
+            try:
+                parsed.append((float(distance), *parse_vector_id(raw_id)))
+            except ValueError:  # not one of ours
+                continue
+        # Equal distances in the order of the chunks (their order in their books), not the index's.
+        parsed.sort(key=lambda hit: (hit[0], hit[1], VIEWS.index(hit[3]) if hit[3] in VIEWS else len(VIEWS)))
+        return [
+            VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
+            for rank, (distance, chunk_id, source_id, view) in enumerate(parsed, 1)
+        ]
 
     async def delete(self, campaign_id: int, source_id: int, chunk_ids: Sequence[int]) -> None:
         """Remove the vectors of some chunks of one source from the campaign's collection."""
@@ -328,31 +337,31 @@ class ChromaVectorIndex(ChromaCollections):
 
     async def reset(self, campaign_id: int) -> None:
         """Drop every vector of a campaign (its collection, and its matrix)."""
-        with self._matrix_lock:
-            self._matrices.pop(campaign_id, None)
-            self._freshness.pop(campaign_id, None)
         await super().reset(campaign_id)
-        with self._matrix_lock:  # a search that loaded it meanwhile read what was being dropped
-            self._matrices.pop(campaign_id, None)
+        await asyncio.to_thread(self._forget, campaign_id)
 
     async def prune(self, names: list[str]) -> None:
         """Drop collections by name (and every matrix: the names do not say whose they are)."""
         await super().prune(names)
-        with self._matrix_lock:
-            self._matrices.clear()
+        await asyncio.to_thread(self._forget, None)
+
+    def _forget(self, campaign_id: int | None) -> None:
+        """Drop a campaign's matrix (every one: None), waiting for a search reading it to end."""
+        with self._matrix_lock, self._notes_lock:
+            if campaign_id is None:
+                self._matrices.clear()
+                self._notes.clear()
+            else:
+                self._matrices.pop(campaign_id, None)
+                self._notes.pop(campaign_id, None)
 
     def note_freshness(self, campaign_id: int, freshness: Freshness) -> None:
         """Take what the database says of a campaign's vectors (before a search of them): a matrix that no longer
-        holds them is dropped, and the next search loads it again (`memory.vector_matrix`)."""
+        holds them is dropped by the next search, which loads it again (`memory.vector_matrix`)."""
         if not self.in_memory:
             return
-        with self._matrix_lock:
-            matrix = self._matrices.get(campaign_id)
-            if matrix is not None and not matrix.fresh(freshness):
-                del self._matrices[campaign_id]
-                matrix = None
-            if matrix is None:
-                self._freshness[campaign_id] = freshness
+        with self._notes_lock:
+            self._notes[campaign_id] = freshness
 
     async def _query_matrix(
         self, campaign_id: int, vector: Sequence[float], limit: int, exclude_sources: Sequence[int]
@@ -362,12 +371,24 @@ class ChromaVectorIndex(ChromaCollections):
 
         def work() -> list[VectorHit]:
             with self._matrix_lock:
+                with self._notes_lock:
+                    note = self._notes.pop(campaign_id, None)
                 matrix = self._matrices.get(campaign_id)
+                if matrix is not None and note is not None and not matrix.fresh(note):
+                    del self._matrices[campaign_id]  # another process wrote: read it again
+                    matrix = None
                 if matrix is None:
-                    matrix = self._load_matrix(campaign_id)
+                    collection = self._collection(campaign_id, create=False)
+                    if collection is None:
+                        return []
+                    if collection.count() > self.memory_vectors:  # too large to keep: Chroma searches it
+                        return self._chroma_hits(campaign_id, vector, limit, exclude_sources)
+                    matrix = self._load_matrix(campaign_id, note)
                     if matrix is None:
                         return []
                     self._matrices[campaign_id] = matrix
+                    self._let_go(keep=campaign_id)
+                self._matrices.move_to_end(campaign_id)
                 found = matrix.nearest(query, limit, exclude_sources)
             return [
                 VectorHit(chunk_id=chunk_id, source_id=source_id, distance=distance, rank=rank, view=view)
@@ -376,9 +397,18 @@ class ChromaVectorIndex(ChromaCollections):
 
         return cast(list[VectorHit], await self._call("search", work))
 
-    def _load_matrix(self, campaign_id: int) -> CampaignMatrix | None:
-        """Read a campaign's vectors from its collection (None when it has none); with the matrix lock held."""
-        freshness = self._freshness.pop(campaign_id, None)
+    def _let_go(self, *, keep: int) -> None:
+        """Drop the matrices searched longest ago until they hold `memory_vectors` at most (but `keep`'s)."""
+        held = sum(len(m) for m in self._matrices.values())
+        for campaign_id in list(self._matrices):
+            if held <= self.memory_vectors:
+                return
+            if campaign_id != keep:
+                held -= len(self._matrices.pop(campaign_id))
+
+    def _load_matrix(self, campaign_id: int, freshness: Freshness | None) -> CampaignMatrix | None:
+        """Read a campaign's vectors from its collection (None when it has none); with the matrix lock held.
+        `freshness`: what the database said before they were read."""
         collection = self._collection(campaign_id, create=False)
         if collection is None:
             return None

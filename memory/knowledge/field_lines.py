@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["line_fields", "own_line"]
+__all__ = ["line_fields", "own_line", "price_field"]
 
 #: An entry, a dotted leader (dots, spaced dots or an ellipsis) and its value.
 _LEADER = re.compile(
@@ -62,10 +62,8 @@ def line_fields(line: str, subject: str) -> list[tuple[str, str, str]]:
     """Return the fields (subject, label, value) a line states in one of the module's shapes."""
     leader = _LEADER.match(line)
     if leader:
-        price = _PRICE.match(leader.group("value").strip())
-        if price and (price.group("coin") or "").casefold() not in _MEASURES and subject:
-            return [(f"{subject} › {_clean(leader.group('name'))}", "cost", leader.group("value").strip())]
-        return []
+        priced = price_field(leader.group("name"), leader.group("value"), subject)
+        return [priced] if priced is not None else []
     # A stat line's parts joined by slashes or bars: "Wounds 14 / Armour 2", "BRN 3 | QCK 1 | HSK 12".
     parts = [p.strip() for p in _STAT_JOINT.split(line)] if not line.lstrip().startswith("|") else []
     if len(parts) >= 2:
@@ -79,6 +77,20 @@ def line_fields(line: str, subject: str) -> list[tuple[str, str, str]]:
     if dashed:
         return [(subject, dashed.group(1), dashed.group(2).strip())]
     return []
+
+
+def price_field(name: str, value: str, subject: str) -> tuple[str, str, str] | None:
+    """Return the cost of an entry of a section's price list ("Desalter kit", "25 sh"), when the value is a
+    price (a number and a coin's short name, or a currency sign), else None."""
+    price = _PRICE.match(value.strip())
+    if (
+        price is None
+        or (price.group("coin") or "").casefold() in _MEASURES
+        or not subject
+        or not name.strip()
+    ):
+        return None
+    return (f"{subject} › {_clean(name)}", "cost", value.strip())
 
 
 def own_line(line: str) -> str | None:

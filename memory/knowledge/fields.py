@@ -3,6 +3,9 @@
 A book states many facts as fields of its section's subject rather than as sentences: `- **Armor Class** 17`
 under `## Aboleth`, `Range: 150 feet` under a spell, a definition list (`Hit Dice` / `: 2d8`), a table row
 (`| Longsword | 15 gp | 3 lb. |`; a two-column table headed `| Stat | Value |` holds its section's own fields).
+A table of one row under a header of labels (`| Wade | Hark |` then `| 3 | 4 |`) is its section's stat line; a
+bold label run on after a sentence ("They hunt in packs. **Bounty:** 6 gl a head.") is a field; a price list set
+as a table without a header (`|  |  |`, then `| Cutting torch | 15 gl |`) gives each entry its cost.
 `fields_of` reads them all as `Field(subject, label, value)`, whatever the book's layout, so an answer can pick
 the field asked instead of a nearby line. The italic line just under a heading ("*3rd-level evocation*", "*Large
 aberration, lawful evil*") is the entry's kind line (`memory.knowledge.question.KIND_LINE`).
@@ -18,7 +21,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memory.knowledge.field_lines import line_fields
+from memory.knowledge.field_lines import line_fields, price_field
 from memory.knowledge.models import LoreResult
 
 __all__ = ["Field", "fields_from_rows", "fields_of", "fields_to_rows", "read_fields"]
@@ -26,6 +29,11 @@ __all__ = ["Field", "fields_from_rows", "fields_of", "fields_to_rows", "read_fie
 _HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 #: `- **Label** value`, `**Label:** value`, `- **Label**: value`, `***Label.*** value`, `**Label** : value`.
 _BOLD = re.compile(r"^\s*(?:[-*+•]\s+)?\*{2,3}([^*]{1,60}?)[.:]?\*{2,3}(?:\s?[.:])?\s+(.+)$")
+#: A bold label after a sentence of a paragraph, its value up to the next such label or the paragraph's end:
+#: "They hunt in packs. **Bounty:** 6 gl a head."
+_RUN_IN = re.compile(
+    r"(?<=[.!?])\s+\*\*([A-Z][^*.!?]{0,40}?):\*\*\s+(\S.*?)(?=\s+\*\*[A-Z][^*.!?]{0,40}?:\*\*|$)"
+)
 #: `Label: value` on its own line (a label of one to four words, starting with a capital).
 _COLON = re.compile(r"^\s*(?:[-*+•]\s+)?([A-Z][\w'’()/-]*(?: [\w'’()/-]+){0,3}):\s+(.+)$")
 #: A definition list's value line (`: value`, under its label).
@@ -34,7 +42,9 @@ _DEFINITION = re.compile(r"^\s*:\s+(.+)$")
 _WRAPPED = re.compile(r"^\s{2,}(?![-*+•|#:]\s)\S")
 _ITALIC = re.compile(r"^\s*[*_]([^*_].*?)[*_]\s*$")
 _ROW = re.compile(r"^\s*\|(.+)\|\s*$")
-_RULE = re.compile(r"^[\s|:-]+$")
+#: A cell that is a value, not a row's name: a number, a signed number, dice.
+_VALUE_FIRST = re.compile(r"^[+−-]?\d[\d.,/]*(?:d\d+)?\b")
+_RULE = re.compile(r"^[\s|:-]*-[\s|:-]*$")
 #: A two-column table headed like these lists its section's own fields, a label and a value a row
 #: (`| Stat | Value |` then `| Hull | 40 |`): the section's subject has them.
 _KEY_HEADS = frozenset(
@@ -51,6 +61,12 @@ class Field:
     subject: str
     label: str
     value: str
+
+
+def _filled_row(line: str) -> bool:
+    """Return whether a line is a table's row with a cell that says something (not a rule, not left blank)."""
+    row = _ROW.match(line)
+    return row is not None and not _RULE.match(line) and any(_clean(c) for c in row.group(1).split("|"))
 
 
 def _clean(text: str) -> str:
@@ -99,7 +115,9 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
     previous = ""
     just_headed = True
     wrapped = False  # the line before was a bullet's field, which an indented line goes on with
-    for raw in text.splitlines():
+    lines = text.splitlines()
+    body_rows = 0  # the rows read so far under the table's header
+    for number, raw in enumerate(lines):
         line = raw.rstrip()
         if not line.strip():
             header = None if not line.strip() and header is not None and previous.startswith("|") else header
@@ -117,8 +135,19 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
             if _RULE.match(line):
                 pass
             elif header is None:
-                header = cells
+                header, body_rows = cells, 0
+            elif not any(header) and len(cells) == 2 and (priced := price_field(cells[0], cells[1], subject)):
+                found.append(Field(*priced))  # a price list set as a table without a header: item, price
+            elif (
+                body_rows == 0
+                and not (number + 1 < len(lines) and _filled_row(lines[number + 1]))
+                and _VALUE_FIRST.match(cells[0])
+            ):
+                # A table of one row under a header of labels, its first cell a value ("| Wade | Hark |" then
+                # "| 3 | 4 |"): the section's subject's stat line.
+                found += [Field(subject, k, v) for k, v in zip(header, cells, strict=False) if k and v]
             else:
+                body_rows += 1
                 for label, value in zip(header[1:], cells[1:], strict=False):
                     if label and value:
                         found.append(Field(f"{subject} › {cells[0]}" if cells[0] else subject, label, value))
@@ -150,7 +179,7 @@ def read_fields(heading_path: Sequence[str], text: str, title: str = "") -> list
         else:
             found += [
                 Field(on, _clean(label), _clean(value)) for on, label, value in line_fields(line, subject)
-            ]
+            ] or [Field(subject, _clean(m.group(1)), _clean(m.group(2))) for m in _RUN_IN.finditer(line)]
         just_headed = False
         previous = line.strip()
     return found

@@ -78,6 +78,7 @@ SHIPPED: dict[str, str] = {
     "alphabet": "script",
     "knocked out": "unconscious",
     "knocked out cold": "unconscious",
+    "auto": "automatically",
     "ko": "unconscious",
     "ko'd": "unconscious",
     "passed out": "unconscious",
@@ -101,6 +102,11 @@ SHIPPED: dict[str, str] = {
     "lvl": "level",
     "#": "number",
     "max": "maximum",
+    # A track filled to its end, as the table says it: the books say it reaches its limit.
+    "maxes out": "is at its limit",
+    "maxed out": "at its limit",
+    "max out": "be at its limit",
+    "maxing out": "at its limit",
     "normal weapons": "nonmagical weapons",
     "regular weapons": "nonmagical weapons",
     "mundane weapons": "nonmagical weapons",
@@ -172,6 +178,9 @@ SHIPPED: dict[str, str] = {
 #: A player's word for a rule and the words the books say it in, any game's: a sentence saying one of them says
 #: the player's word when an answer's sentence is chosen ("a short rest is at least 1 hour long" answers "the
 #: minimum short rest"). Never searched for, never replacing the question's word: the books may say it too.
+#: Who lives in a place, as a gazetteer counts them ("home to 9,000 souls", "about 150 folk").
+_DWELLERS = ("souls", "folk", "inhabitants", "residents", "population", "citizens", "townsfolk", "villagers")
+
 RELATED: dict[str, tuple[str, ...]] = {
     "minimum": ("at least", "no less than", "no fewer than"),
     "maximum": ("at most", "no more than", "up to"),
@@ -195,8 +204,19 @@ RELATED: dict[str, tuple[str, ...]] = {
     "restore": ("regain", "regains", "heal", "heals"),
     "regeneration": ("regain", "regains"),
     # Who a rule counts, as the table says it: the books count creatures.
-    "people": ("creature", "creatures"),
-    "persons": ("creature", "creatures"),
+    "people": ("creature", "creatures", *_DWELLERS),
+    "persons": ("creature", "creatures", *_DWELLERS),
+    "person": ("creature", "creatures"),
+    "character": ("creature", "creatures"),
+    "characters": ("creature", "creatures"),
+    "pc": ("creature", "creatures", "character", "characters"),
+    "pcs": ("creature", "creatures", "character", "characters"),
+    "enemy": ("creature", "creatures", "target", "targets", "foe"),
+    "enemies": ("creature", "creatures", "target", "targets", "foes"),
+    "opponent": ("creature", "creatures", "target", "targets", "foe"),
+    # How far a thing reaches, and what a container holds, as the books say them.
+    "range": ("distance",),
+    "inside": ("contents", "contain", "contains"),
     "stop": ("end", "ends", "until", "cease", "ceases"),
     "money": ("coin", "coins", "currency", "coinage"),
     # Getting rid of a condition, as the books say it: "removed by", "ends when", "cured by".

@@ -98,7 +98,10 @@ _FIELD_PHRASES: tuple[tuple[str, str], ...] = (
     (r"saving throws", "saving throws"),
     (r"casting time|how long (?:does it take to|to) cast", "casting time"),
     (
-        r"how fast|speed|faster|slower|quicker|how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|"
+        # "How fast do you heal" asks a rate of healing, not how far one moves.
+        r"how fast(?! (?:do|does|did|can|will|would) (?:[\w'-]+ ){0,3}?(?:heal|recover|regain|regenerate|restore|"
+        r"age|grow|learn|earn|rest)\w*\b)|speed|faster|slower|quicker|"
+        r"how far can (.{1,40}?) (?:move|walk|run|fly|swim)|move in a turn|"
         r"walk in a round",
         "speed",
     ),

@@ -7,6 +7,7 @@ import asyncio
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Literal, Protocol
 
 from typer.testing import CliRunner
 
@@ -29,6 +30,14 @@ eras:
   - {name: The Tide Reckoning, abbreviation: TR, start: 1}
 months: [Thaw, Bloom, Ember, Frost]
 today: 2 Ember, 640 TR
+"""
+
+#: The Third Age's calendar (one era, four months, the story in 350 TA), shared by small worlds written inline.
+THIRD_AGE_CALENDAR = """
+eras:
+  - {name: The Third Age, abbreviation: TA, start: 1}
+months: [Frostmoot, Hearthmoon, Thawmoon, Reaping]
+today: 1 Frostmoot, 350 TA
 """
 
 #: A timeline of the Salt Coast's one era and no events.
@@ -154,6 +163,42 @@ def ask_world(
             answers[question] = answer
     assert list(answers) == questions, result.output
     return answers
+
+
+class Ask(Protocol):
+    """Asks a world's questions: each question's answer, as a player (or the GM) reads it."""
+
+    def __call__(
+        self, cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = ""
+    ) -> dict[str, str]: ...
+
+
+def asker(campaign: str, *, marks: Literal["kept", "last", "none"] = "last") -> Ask:
+    """Return how a test asks a world's campaign (or another it names) its questions: each answer with its
+    citation marks `kept`, without its `last` (its citation), or with `none` of them (a two-part answer holds
+    several)."""
+
+    def ask(
+        cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = campaign
+    ) -> dict[str, str]:
+        if marks == "none":
+            return ask_unmarked(cli, tmp_path, campaign, questions, gm=gm)
+        return ask_world(cli, tmp_path, campaign, questions, gm=gm, citations=marks == "kept")
+
+    return ask
+
+
+def import_with_twin(campaign: str, world: Path, files: Sequence[str], folder: Path) -> CliRunner:
+    """Return a runner with a world and its bible (Canon) imported, and beside it, as campaign `TWIN`, the same world
+    with nothing only the GM may read (`public_copy`, written into `folder`): what a player's answers must read
+    like."""
+    runner = import_with_bible(campaign, world, files)
+    import_with_bible(TWIN, public_copy(world, files, folder), files)
+    return runner
+
+
+#: The campaign of a world's twin without what only the GM may read (`import_with_twin`).
+TWIN = "absent"
 
 
 def import_quillhaven(campaign: str = "quillhaven") -> CliRunner:

@@ -123,3 +123,22 @@ def test_distances_are_chromas_sums_of_unit_vectors() -> None:
     units = unit_rows(array)
     assert np.allclose(np.linalg.norm(units, axis=1), 1, atol=1e-6)
     assert np.allclose(chroma_distances(units, unit_rows(query[None])[0]), 1 - units @ query, atol=1e-6)
+
+
+async def test_matrices_past_their_budget_let_go_of_the_campaign_searched_longest_ago(tmp_path: Path) -> None:
+    array = vectors(55, seed=10)
+    index = ChromaVectorIndex(path=tmp_path / "chroma", memory_vectors=20)
+    for campaign in (1, 2, 3):
+        rows = list(range(10 * (campaign - 1), 10 * campaign))
+        await index.add(campaign, [r + 1 for r in rows], [campaign] * 10, array[rows])
+    for campaign in (1, 2, 1, 3):
+        found = await index.query(campaign, array[10 * (campaign - 1)].tolist(), limit=3)
+        assert found[0].chunk_id == 10 * (campaign - 1) + 1
+    assert list(index._matrices) == [1, 3]  # the second, searched longest ago, was let go
+    assert (await index.query(2, array[12].tolist(), limit=1))[0].chunk_id == 13
+    # A campaign larger than the budget alone is searched in Chroma, never kept.
+    await index.add(4, list(range(100, 125)), [4] * 25, array[30:55])
+    store = ChromaVectorIndex(path=tmp_path / "chroma", in_memory=False)
+    mine = await index.query(4, array[40].tolist(), limit=5)
+    assert hits_of(mine) == hits_of(await store.query(4, array[40].tolist(), limit=5))
+    assert 4 not in index._matrices

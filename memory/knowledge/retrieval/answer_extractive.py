@@ -44,7 +44,49 @@ from memory.knowledge.retrieval.answer_words import (
     sections_of,
 )
 
-__all__ = ["QuotedSentence", "extract"]
+__all__ = ["QuotedSentence", "asks_what_happens", "extract", "unnumbered", "value_only"]
+
+#: A heading's number ahead of its name: "2.4 Bust", "3. Gunplay", "Chapter 4: Tests", "IV. The Void".
+_NUMBERED = re.compile(
+    r"^\s*(?:(?:chapter|part|section|§)\s*)?(?:\d+(?:\.\d+)+\.?|\d{1,2}[.):]?|[IVXLC]+[.):])\s+(?=\S)", re.I
+)
+
+
+def _condition_words(question: str) -> list[str]:
+    """Return the words of the condition a question asks what happens on ("damp", "limit" of "what happens when
+    damp is at its limit"), none for another question."""
+    asked = _HAPPENS.match(question)
+    if asked is None:
+        return []
+    return [w for w in fold_words(question[asked.end() :]) if w not in STOPWORDS]
+
+
+def _states_condition(text: str, words: Sequence[str]) -> bool:
+    """Return whether a sentence states the condition asked: a clause opened by "when", "if", ... that holds
+    every word of it ("When a keeper's Damp reaches the limit, ...")."""
+    for found in _CONDITION.finditer(text):
+        clause = set(fold_words(re.split(r"[,;:]", text[found.end() :], maxsplit=1)[0]))
+        if all(covers(clause, w) for w in words):
+            return True
+    return False
+
+
+def asks_what_happens(question: str) -> bool:
+    """Return whether a question asks what follows on a condition ("what happens when my Rust maxes out")."""
+    return bool(_HAPPENS.match(question))
+
+
+def value_only(value: str) -> bool:
+    """Return whether a field's value opens with a number ("5, whatever the tinker"): it says how much, not
+    what happens."""
+    return bool(re.match(r"^[+−-]?\d", value.strip()))
+
+
+def unnumbered(heading: str) -> str:
+    """Return a heading without its number ("Bust" of "2.4 Bust"): a book numbers its sections, a player names
+    them by their words."""
+    return _NUMBERED.sub("", heading, count=1)
+
 
 #: Passages whose sentences may answer (the best few).
 PASSAGES_READ = 3
@@ -63,6 +105,13 @@ _ASKS_WHO = re.compile(r"(?i)^\s*(?:who|whom|whose)\b")
 ANOTHER = 0.75
 #: How much more a sentence counting what "how many" asks weighs ("up to ten berries" for "how many berries").
 COUNTED = 1.5
+#: How much more a sentence saying a condition weighs for a question asking what happens on one.
+CONDITIONED = 1.5
+#: "What happens when/if/once …": what follows on a condition, which the sentence answering states with it.
+_HAPPENS = re.compile(r"^\s*what\s+happens\s+(?:when|if|once|after|whenever)\b", re.IGNORECASE)
+_CONDITION = re.compile(r"\b(?:when|whenever|if|once|after)\b", re.IGNORECASE)
+#: A field's line, its label and a value that is a number: it says how much, never what happens.
+_VALUE_LINE = re.compile(r"^[^.:]{1,40}:\s*[+−-]?\d")
 #: How much more a sentence weighs under an inner heading or a bold name every word of which the question holds.
 NAMED_BLOCK = 1.3
 #: How much more a sentence weighs for each pair of the question's words it says side by side, in order ("a long
@@ -160,6 +209,7 @@ def _scored(
     limit = amount and asks_limit(question)
     relation = [w for w in keys if w in RELATION_WORDS] if _ASKS_WHO.match(question) else []
     pairs = word_pairs(question)
+    happens = _condition_words(question)
     scored: list[QuotedSentence] = []
     readable = [(i, r) for i, r in enumerate(results) if r.is_fact and (only is None or only(r))]
     for rank, (index, result) in enumerate(readable[:PASSAGES_READ]):
@@ -186,9 +236,8 @@ def _scored(
                 above |= set(fold_words(placed[position - 1][2]))
             if (relation and not all(covers(words, w) for w in relation)) or not _holds(thing, words, label):
                 continue  # "who rules X" needs a ruler, "how much water per leg" water (not a price per leg)
-            matched = {
-                w for w in keys if covers(words, w)
-            }  # read once: each word's cover is asked four times
+            # read once: each word's cover is asked four times
+            matched = {w for w in keys if covers(words, w)}
             own = sum(weight[w] for w in keys if w in matched)
             by_heading = sum(weight[w] for w in keys if w != how and w not in matched and has_word(above, w))
             if not own or (own + by_heading) / total < SENTENCE_COVERAGE:
@@ -202,10 +251,10 @@ def _scored(
                 density *= COUNTED  # "how many berries": "up to ten berries", not "eat one berry"
             density *= LIMIT if limit and says_limit(text) else 1.0  # "can hold up to 500 pounds"
             density *= EXAMPLE if is_example(text) or text in shown else 1.0
+            density *= _on_condition(happens, text)  # "what happens when …": the sentence stating it
             # Pairs the headings say name the passage's own subject, which every sentence under them shares.
             density *= 1.0 + PAIRED * paired([p for p in pairs if not set(p) <= heading], text)
-            inner = [w for w in fold_words(f"{section or ''} {label or ''}") if w not in STOPWORDS]
-            if inner and all(has_word(set(keys), w) for w in inner):
+            if _names_block(section, label, keys):
                 density *= NAMED_BLOCK  # under a heading or bold name the question names ("Short Rest")
             own += 0.5 * _said_by_pronoun(text, keys, matched, own_name, weight)  # "They age": its name said
             score = (own + 0.5 * by_heading) * damp * density - 0.01 * position
@@ -215,6 +264,22 @@ def _scored(
             )
     scored.sort(key=lambda s: -s.score)
     return scored
+
+
+def _on_condition(happens: Sequence[str], text: str) -> float:
+    """Return how much more a sentence weighs for a question asking what happens on a condition (its words,
+    `happens`): "When … reaches the limit, …" states it, "Damp limit: 6" says a value, no consequence."""
+    if not happens:
+        return 1.0
+    weight = CONDITIONED if _states_condition(text, happens) else 1.0
+    return weight / CONDITIONED if _VALUE_LINE.match(text) else weight
+
+
+def _names_block(section: str | None, label: str | None, keys: Sequence[str]) -> bool:
+    """Return whether the question names every word of the inner heading (without its number) and bold name a
+    sentence is under."""
+    inner = [w for w in fold_words(f"{unnumbered(section or '')} {label or ''}") if w not in STOPWORDS]
+    return bool(inner) and all(has_word(set(keys), w) for w in inner)
 
 
 def _said_by_pronoun(

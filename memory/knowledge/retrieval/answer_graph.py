@@ -42,7 +42,7 @@ from memory.knowledge.retrieval.answer_house import house_answer
 from memory.knowledge.retrieval.answer_kept_forms import kept_forms
 from memory.knowledge.retrieval.answer_kin import family_answer, kin_answer
 from memory.knowledge.retrieval.answer_kin_forms import kin_form_answer
-from memory.knowledge.retrieval.answer_lives import asks_how_died, life_answer
+from memory.knowledge.retrieval.answer_lives import asks_how_died, asks_where_died, life_answer
 from memory.knowledge.retrieval.answer_marriage import marriage_answer
 from memory.knowledge.retrieval.answer_members import group_said, members_answer
 from memory.knowledge.retrieval.answer_office_since import office_since_answer
@@ -289,7 +289,8 @@ def _graph_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         # A relation the graph does not hold: the passages may still say it; but "Was X killed?" asks X's state.
         if asked_states(question):
             return kind_answer(question, facts)
-        return life_answer(question, facts) if asks_how_died(question) else None
+        asks_death = asks_how_died(question) or asks_where_died(question)
+        return life_answer(question, facts) if asks_death else None
     lived = life_answer(question, facts)
     if lived is not None:
         return lived

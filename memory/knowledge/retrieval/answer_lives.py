@@ -20,6 +20,7 @@ from memory.knowledge.retrieval.answer_canon import attribute_value
 from memory.knowledge.retrieval.answer_death_told import died_in_event
 from memory.knowledge.retrieval.answer_words import fold_words, has_word, key_words
 from memory.knowledge.retrieval.death_places import death_place
+from memory.knowledge.retrieval.death_said import death_said
 from memory.knowledge.retrieval.lives import (
     death_cause,
     held_at,
@@ -32,7 +33,7 @@ from memory.knowledge.retrieval.lives import (
 )
 from memory.knowledge.retrieval.told_truths import killed_by, told_beside
 
-__all__ = ["asks_how_died", "life_answer"]
+__all__ = ["asks_how_died", "asks_where_died", "life_answer"]
 
 _HOW_DIED = re.compile(
     r"^\s*(?:how\s+(?:did|does|was|were|had)\b.*\b(?:die|died|perish|perished|killed|slain|murdered|"
@@ -81,6 +82,11 @@ _ASKING = frozenset(
 def asks_how_died(question: str) -> bool:
     """Tell whether a question asks how someone died ("how was X killed", "what was the cause of X's death")."""
     return _HOW_DIED.search(question.casefold()) is not None
+
+
+def asks_where_died(question: str) -> bool:
+    """Tell whether a question asks where someone died ("where was X killed", "where did X fall")."""
+    return _WHERE_DIED.search(question.casefold()) is not None
 
 
 def _about(question: str, fact: CanonFact) -> bool:
@@ -161,6 +167,8 @@ def life_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] | 
             if death:
                 return f"{death}; nothing the table knows says where. [{number}]", number
             continue
+        if _WHERE_DIED.search(folded) and (told := death_said(fact)) is not None:
+            return f"{told}. [{number}]", number  # the description's words say where, if anything does
         if _WHERE_DIED.search(folded) and fact.state is not None:
             # "Where did X die?" of one canon has alive (or missing) says so, never where they live.
             state = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b"))
@@ -236,6 +244,9 @@ def _when_answer(folded: str, fact: CanonFact, number: int) -> tuple[str, int] |
     line = _line(fact, _BIRTH_LINE if pattern is _BORN else _DEATH_LINE)
     if line is not None:
         return f"{line}. [{number}]", number
+    told = death_said(fact) if pattern is _DIED else None
+    if told is not None:  # alive to canon by a birth, dead by the description's words: its sentence says when
+        return f"{told}. [{number}]", number
     living = _line(fact, re.compile(rf"\bis {re.escape(fact.state)}\b")) if fact.state else None
     if pattern is _DIED and living and fact.state != "dead":
         return f"Nothing the table knows says {fact.entity_name} died; {living}. [{number}]", number

@@ -201,6 +201,11 @@ def checked(
     similar = meaning.similarities(question.text, [said], corrected_words=True)
     if similar is None or similar[0] >= UNRELATED:
         return answer
+    if question.glossary_used:
+        # Read in the books' words too ("heal with a Sawbones" of "heal with a doctor"): the passage's own words.
+        booked = meaning.similarities(question.expanded, [said], corrected_words=True)
+        if booked is None or booked[0] >= UNRELATED:
+            return answer
     return ShortAnswer(
         text=nothing_known(question.text),
         mode=AnswerMode.NOTHING,

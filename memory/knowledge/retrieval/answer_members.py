@@ -181,6 +181,8 @@ def _members_said(group: CanonFact, members: Sequence[str], *, counting: bool = 
         [f"{m} (died {group.deaths[m]})" if group.deaths[m] else f"the late {m}" for m in dead], opens=True
     )
     were = "was" if len(dead) == 1 else "were"
+    if not living and counting:  # "The Quiet Lamp has no living member; Sabel Dunn (died …) was one"
+        return f"{group.entity_name} has no living member; {late} {were} {'one' if len(dead) == 1 else 'members'}"
     if not living:
         return f"{late} {were} {'a member' if len(dead) == 1 else 'members'} of {in_prose(group.entity_name)}"
     said = members_sentence(living, group.entity_name, counting=counting)

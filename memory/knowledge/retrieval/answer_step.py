@@ -28,6 +28,8 @@
 10. whichever rule answered, the passages quoted must hold the words the question names its thing by: the owner
    and the kind of the field asked, a name joined by "of", a noun after the title in a bare phrase; otherwise
    nothing is known (`answer_supported`); and it must hold the number, price or name asked (`answer_holds`).
+A question asking how much, how many or a price is answered by a sentence saying an amount, or by nothing
+(`answer_amount`); one asking what happens on a condition is not answered by a field's bare value.
 A question naming the title of the passage its answer quotes, asking about the thing as a whole, is answered led by
 that title, by the next items too of the list of rules it quotes one of (`answer_about`).
 A comparison or a two-part question of fields is `answer_comparison`'s. A question naming a row of a table or list
@@ -47,12 +49,14 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import FIELD_UNITS, KIND_LINE, Question, analyse
 from memory.knowledge.retrieval.answer import asks_measure, compose, nothing_known, numbered
 from memory.knowledge.retrieval.answer_about import listed, titled
+from memory.knowledge.retrieval.answer_amount import amount_unsaid
 from memory.knowledge.retrieval.answer_change import change_answer
 from memory.knowledge.retrieval.answer_comparison import from_fields
 from memory.knowledge.retrieval.answer_confident import confident
 from memory.knowledge.retrieval.answer_defined import said_as_asked
 from memory.knowledge.retrieval.answer_described import described, named_subject
 from memory.knowledge.retrieval.answer_described_field import described_field
+from memory.knowledge.retrieval.answer_extractive import asks_what_happens, value_only
 from memory.knowledge.retrieval.answer_first import akin, field_words, from_first, title_words
 from memory.knowledge.retrieval.answer_graph import graph_answer
 from memory.knowledge.retrieval.answer_hidden import gm_reading
@@ -141,7 +145,8 @@ def reply(
             question, facts, results
         )  # whichever rule quoted it: no price for "what does X sell for"
     answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
-    return worked(question, facts, results, answer)  # the rule worked out with the question's own number
+    answer = worked(question, facts, results, answer)  # the rule worked out with the question's own number
+    return amount_unsaid(question.text, answer) or answer  # an amount asked, none said (`answer_amount`)
 
 
 def _answered(
@@ -225,7 +230,7 @@ def _reply(
             hits = [h for h in field_answers(fewer, results, len(facts) + 1) if not h.term]
             if hits or question.fields:
                 question = fewer  # a field asked: the passages about the subject named answer in sentences
-    hits = hits or by_trait(question, results, len(facts) + 1)  # "the demon with the Horror Nimbus ability"
+    hits = _consequences(question, hits or by_trait(question, results, len(facts) + 1))
     if hits:
         namesake = _other_book(question, facts, results, hits, unknown)
         return namesake or from_fields(hits, numbered(facts, results), _yes_no(question, hits))
@@ -291,6 +296,14 @@ def _declined(
     if _elsewhere(question, results, unknown):
         return described_field(question, facts, results) or _nothing(question, facts, results)
     return None
+
+
+def _consequences(question: Question, hits: list[FieldHit]) -> list[FieldHit]:
+    """Return the fields that may answer: of a question asking what happens on a condition, none whose value is
+    a bare amount ("Rust limit: 5" says no consequence)."""
+    if not asks_what_happens(question.text):
+        return hits
+    return [h for h in hits if not value_only(h.field.value)]
 
 
 def _unstated(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:

@@ -109,7 +109,8 @@ SPOKEN = 2
 def _speaks(sentence: str, asked: Sequence[str]) -> bool:
     """Return whether a quoted text says something of what is asked, in words: not a row of names and numbers."""
     words = [w for w in re.findall(r"\b[a-z][a-z'’-]{2,}\b", sentence) if w not in asked]
-    return len(words) >= SPOKEN
+    # "You cannot Burn on a Bust.": a short sentence denying the thing asked speaks of it by its "not".
+    return len(words) >= SPOKEN or (bool(words) and bool(_NEGATION.search(sentence)))
 
 
 #: A quoted text's sentences, each up to the citation it is under ("S1. S2. [1] S3. [2]").

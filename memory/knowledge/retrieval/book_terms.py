@@ -17,7 +17,10 @@ English noun phrase: "vacuum" of "open vacuum"). A phrase is left out when it is
 - it is a term the books define, or a word of one;
 - the books write it in more than `MAX_CHUNKS` passages: there it is a word of their own, which the question
   must keep ("damage" in a game that counts damage everywhere), and two definitions giving it leave it too.
-The initials of the books' headings and terms are read as those terms too (`book_initials`).
+The initials of the books' headings and terms are read as those terms too (`book_initials`). A term defined as
+what every game has under a name of its own ("Husk is how much harm your body can take": hit points; "Rattle is
+the fear ... a rider builds up": stress) is read for that common name, and through it for the table's words for
+it ("health", "hp"), when one term alone is so defined and the books never write the common name.
 Only the passages the asker may read are read (a GM-only definition never rewrites a player's question), once
 per set of readable source versions; a campaign too large to read whole gets none. What they give is kept in
 the database (`knowledge_book_glossaries`) under a digest of that set (the sources' ids and versions, the
@@ -68,7 +71,7 @@ _ENTRY = re.compile(
 _SENTENCE = re.compile(
     rf"(?:^|(?<=[.!?]\s))(?:(?:A|An|The|Your|Each)\s+)?(?!(?:It|Its|This|That|These|Those|They|Their|He|His|She"
     rf"|Her|We|Our|You|My|There|Here)\b)(?P<term>{_TERM})\s+"
-    r"(?:(?:is|are)\s+(?:what\s+(?:[\w'’-]+\s+){0,3}?calls?\s+|(?=(?:a|an|the)\s))|means\s+|refers\s+to\s+)"
+    r"(?:(?:is|are)\s+(?:what\s+(?:[\w'’-]+\s+){0,3}?calls?\s+|(?=(?:a|an|the|how)\s))|means\s+|refers\s+to\s+)"
     r"(?P<gloss>[^.!?]+)"
 )
 _ARTICLES = frozenset({"a", "an", "the", "your", "its", "their", "his", "her", "our", "any", "each", "every"})
@@ -218,6 +221,30 @@ def _chunk_count(phrase: str, texts: Sequence[str], words: Counter[str]) -> int:
     return sum(1 for text in texts if pattern.search(text))
 
 
+#: What every game has under a name of its own, with what a definition of it says: a player asks for it by the
+#: common name ("how much health", "my stress"), the book names it "Husk" or "Rattle".
+_CONCEPTS: dict[str, re.Pattern[str]] = {
+    # "how much harm your body can take", "the harm a keeper can take before going under"
+    "hit points": re.compile(
+        r"\b(?:harm|damage|hurt|injur\w*|wounds?)\b[^.;]{0,40}\bcan\s+(?:take|withstand|suffer|endure|absorb)\b"
+    ),
+    # "the fear, fatigue and void-sickness a rider builds up"
+    "stress": re.compile(r"^[^.;]{0,40}\b(?:fear|dread|stress|strain|panic|terror)\b"),
+}
+
+
+def _concepts(pairs: Sequence[tuple[str, str]], folded: Sequence[str]) -> dict[str, str]:
+    """Return {common name: the book's term} for each concept one term alone is defined as, where the books do
+    not write the common name themselves ("Husk is how much harm your body can take": hit points)."""
+    found: dict[str, str] = {}
+    for concept, said in _CONCEPTS.items():
+        terms = {_fold(term) for term, gloss in pairs if said.search(_fold(gloss).split(". ")[0])}
+        written = any(re.search(rf"\b{re.escape(concept)}\b", text) for text in folded)
+        if len(terms) == 1 and not written:
+            found[concept] = next(iter(terms))
+    return found
+
+
 def book_glossary(texts: Sequence[str]) -> dict[str, str]:
     """Return {plain phrase: the book's term} from the definitions the texts give (see the module)."""
     pairs = definitions(texts)
@@ -244,7 +271,7 @@ def book_glossary(texts: Sequence[str]) -> dict[str, str]:
         glossary[phrase] = term
         if not phrase.endswith("s"):
             glossary.setdefault(phrase + "s", term)
-    return {**initials, **glossary}
+    return {**initials, **_concepts(pairs, folded), **glossary}
 
 
 @functools.cache

@@ -10,7 +10,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import ask_world, asker, import_written
 
 CAMPAIGN = "corrowmere"
 CALENDAR = """
@@ -101,9 +101,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / "corrowmere", files())
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 def test_a_dead_man_lived_where_his_home_was(cli: CliRunner, tmp_path: Path) -> None:

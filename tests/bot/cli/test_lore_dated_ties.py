@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import SALT_ANNALS, SALT_CALENDAR, ask_world, import_written
+from tests.helpers.lore_worlds import SALT_ANNALS, SALT_CALENDAR, asker, import_written
 
 CAMPAIGN = "saltties"
 FILES = {
@@ -49,8 +49,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / "coast", FILES)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 READS = {

@@ -10,16 +10,11 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written, public_written
+from tests.helpers.lore_worlds import THIRD_AGE_CALENDAR, ask_world, import_written, public_written
 
 CAMPAIGN = "greyford"
 FILES = {
-    "calendar": """
-eras:
-  - {name: The Third Age, abbreviation: TA, start: 1}
-months: [Frostmoot, Hearthmoon, Thawmoon, Reaping]
-today: 1 Frostmoot, 350 TA
-""",
+    "calendar": THIRD_AGE_CALENDAR,
     "folk": """
 characters:
   - {name: Tamsin Vey, sex: female, born: 300, description: A ferrywoman of the Grey Ford.}

@@ -20,7 +20,7 @@ from canon.models import Viewer
 from canon.render.from_graph import family_tree_of
 from memory.scene_service import SceneService
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written, public_written
+from tests.helpers.lore_worlds import asker, import_written, public_written
 
 CAMPAIGN, PUBLIC = "drevanne", "drevanne_public"
 FILES = {
@@ -117,11 +117,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / "drevanne", FILES)
 
 
-def ask(
-    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
-) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, campaign, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 def test_a_person_s_tie_to_a_family_is_told_by_membership_marriage_or_the_nearest_member(

@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import asker, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "duskholm"
@@ -27,9 +27,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 _BURNING = (

@@ -15,7 +15,7 @@ from typer.testing import CliRunner
 from bot.cli.main import app
 from canon.structured import files
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import asker, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "emberwake"
@@ -29,9 +29,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_world(CAMPAIGN, WORLD, FILES, "reckoning.yaml", calendar_first=True)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer, asked through `lorekeeper lore --queries`, without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 #: Question -> its whole answer (citation aside), as a player asks.

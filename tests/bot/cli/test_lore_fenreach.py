@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world, scene_on
+from tests.helpers.lore_worlds import asker, import_world, scene_on
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "fenreach"
@@ -32,11 +32,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
 
 
-def ask(
-    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
-) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, campaign, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 BORN_850 = "born in year 850 of the Lantern Age"

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world, scene_on
+from tests.helpers.lore_worlds import asker, import_world, scene_on
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "hollowmere"
@@ -47,9 +47,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return runner
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 #: Question -> its whole answer, as a player asks.

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import asker, import_written
 
 CAMPAIGN = "varrow"
 FILES = {
@@ -78,9 +78,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / "varrow", FILES)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 def test_who_has_and_who_made_a_thing_are_its_holder_and_maker(cli: CliRunner, tmp_path: Path) -> None:

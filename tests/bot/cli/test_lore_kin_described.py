@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_written
+from tests.helpers.lore_worlds import asker, import_written
 
 CAMPAIGN = "vennmoor"
 FILES = {
@@ -58,9 +58,7 @@ def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     return import_written(CAMPAIGN, tmp_path / "vennmoor", FILES)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 def test_a_ward_brought_up_as_a_son_is_answered_by_the_description(cli: CliRunner, tmp_path: Path) -> None:

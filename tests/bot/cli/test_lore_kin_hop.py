@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, import_quillhaven
+from tests.helpers.lore_worlds import asker, import_quillhaven
 
 CAMPAIGN = "quillhaven"
 
@@ -61,9 +61,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_quillhaven(CAMPAIGN)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation marks."""
-    return ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="none")
 
 
 def test_a_relative_named_through_someone_is_asked_of(cli: CliRunner, tmp_path: Path) -> None:

@@ -52,8 +52,8 @@ READS = {
     "is sel tarr oswin's son": "Sel Tarr is Oswin Tarr's son or daughter; canon does not say which.",
     "is oswin pells father": "Oswin Tarr is Pell Tarr's father or mother; canon does not say which.",
     "who are the tarrs of otter ford": (
-        "Oswin Tarr, Alda Tarr, Wenna Tarr, Jory Tarr, Pell Tarr and Sel Tarr are members of the Tarrs of Otter "
-        "Ford."
+        "Wenna Tarr, Jory Tarr, Pell Tarr and Sel Tarr are members of the Tarrs of Otter Ford; Oswin Tarr (died on 3 "
+        "Sheaf, year 650 of the Tallow Years) and Alda Tarr (died in year 651 of the Tallow Years) were members too."
     ),
 }
 

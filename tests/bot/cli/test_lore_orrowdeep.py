@@ -14,30 +14,28 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, import_with_bible, public_copy
+from tests.helpers.lore_worlds import (
+    TWIN,
+    asker,
+    import_with_twin,
+)
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "orrowdeep"
 FILES = ("places", "folk", "factions")
 CAMPAIGN = "orrowdeep"
 #: The same world with nothing of the GM's in it: its YAML lines marked "# secret" and its GM-only sections out.
-ABSENT = "absent"
+ABSENT = TWIN
 
 
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with the Orrowdeep world and its bible (Canon) imported, and its twin
     without the GM's secrets beside it."""
-    runner = import_with_bible(CAMPAIGN, WORLD, FILES)
-    import_with_bible(ABSENT, public_copy(WORLD, FILES, tmp_path / "absent"), FILES)
-    return runner
+    return import_with_twin(CAMPAIGN, WORLD, FILES, tmp_path / "absent")
 
 
-def ask(
-    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
-) -> dict[str, str]:
-    """Return each question's answer without its citation marks."""
-    return ask_unmarked(cli, tmp_path, campaign, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="none")
 
 
 LANTERN_VIGIL = "The Lantern Vigil is a night of silence kept for the miners lost in the flood."

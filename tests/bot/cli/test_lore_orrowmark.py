@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, ask_world, import_world
+from tests.helpers.lore_worlds import ask_world, asker, import_world
 from tests.helpers.paths import REPO
 
 CAMPAIGN = "orrowmark"
@@ -73,9 +73,7 @@ def test_an_age_against_a_birth_with_no_today_says_both(cli_env: DatabaseTarget,
     )
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation marks."""
-    return ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="none")
 
 
 MORRUK = "The Stonekin worships Morruk the Anvil."

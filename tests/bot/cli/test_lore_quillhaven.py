@@ -15,7 +15,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, import_quillhaven
+from tests.helpers.lore_worlds import asker, import_quillhaven
 
 CAMPAIGN = "quillhaven"
 
@@ -26,9 +26,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_quillhaven(CAMPAIGN)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation marks."""
-    return ask_unmarked(cli, tmp_path, CAMPAIGN, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="none")
 
 
 EEL_OPENED = "The Gilded Eel opened at Quillhaven on 3 Frostfall, year 12 of the Harbour Reckoning."
@@ -75,8 +73,8 @@ READS = {
     "whos the winner of the siege of saltmere, and when did it happen": f"{SALTMERE_WON} {SALTMERE_WHEN}",
     "who won the siege of saltmere and where": f"{SALTMERE_WON} {SALTMERE_WHEN}",
     "what is the tideguard and who is in it": (
-        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Bran Tull and "
-        "Admiral Cole are members of the Tideguard."
+        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Admiral Cole is a "
+        "member of the Tideguard; Bran Tull (died on 3 Reaping, year 16 of the Harbour Reckoning) was a member too."
     ),
     # Each part searched on its own: the second's "it" found by what the first names.
     "what is the navy and who commands it": (
@@ -134,8 +132,8 @@ READS = {
     "what is the navy": "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes.",
     # "Who are" a group: what it is, then whom canon names in it; "what is" a group: what it is.
     "who are the tideguard": (
-        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Bran Tull and "
-        "Admiral Cole are members of the Tideguard."
+        "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes. Admiral Cole is a "
+        "member of the Tideguard; Bran Tull (died on 3 Reaping, year 16 of the Harbour Reckoning) was a member too."
     ),
     "what is the tideguard": "The Tideguard is the navy of Quillhaven, a fleet of grey cutters that keeps the sea lanes.",
     "who leads the dock smugglers": VESSA,

@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import asker, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "saltmarch"
@@ -25,9 +25,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=False)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer, asked through `lorekeeper lore --queries`."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="kept")
 
 
 #: Question -> the words its answer holds (all of them), as a player asks.

@@ -15,30 +15,24 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_with_bible, public_copy
+from tests.helpers.lore_worlds import TWIN, asker, import_with_twin
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "skarholt"
 FILES = ("places", "factions", "folk", "kin", "items", "chronicle")
 CAMPAIGN = "skarholt"
 #: The same world without what only the GM may read: what a player's answers must read like.
-ABSENT = "absent"
+ABSENT = TWIN
 
 
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with Skarholt and its bible (Canon) imported, and its twin without the
     GM's lines beside it."""
-    runner = import_with_bible(CAMPAIGN, WORLD, FILES)
-    import_with_bible(ABSENT, public_copy(WORLD, FILES, tmp_path / "absent"), FILES)
-    return runner
+    return import_with_twin(CAMPAIGN, WORLD, FILES, tmp_path / "absent")
 
 
-def ask(
-    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
-) -> dict[str, str]:
-    """Return each question's whole answer, its citation marks kept."""
-    return ask_world(cli, tmp_path, campaign, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="kept")
 
 
 def unmarked(answer: str) -> str:

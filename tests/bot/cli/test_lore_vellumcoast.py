@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_world, import_world
+from tests.helpers.lore_worlds import asker, import_world
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "vellumcoast"
@@ -28,9 +28,7 @@ def cli(cli_env: DatabaseTarget) -> CliRunner:
     return import_world(CAMPAIGN, WORLD, FILES, "calendar.yaml", calendar_first=True)
 
 
-def ask(cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False) -> dict[str, str]:
-    """Return each question's answer without its citation."""
-    return ask_world(cli, tmp_path, CAMPAIGN, questions, gm=gm, citations=False)
+ask = asker(CAMPAIGN)
 
 
 READS = {

@@ -14,30 +14,28 @@ import pytest
 from typer.testing import CliRunner
 
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import ask_unmarked, import_with_bible, public_copy
+from tests.helpers.lore_worlds import (
+    TWIN,
+    asker,
+    import_with_twin,
+)
 from tests.helpers.paths import REPO
 
 WORLD = REPO / "tests" / "fixtures" / "velmaris"
 FILES = ("places", "folk", "factions")
 CAMPAIGN = "velmaris"
 #: The same world with its GM-only sections out: what a player's answers must read like.
-ABSENT = "absent"
+ABSENT = TWIN
 
 
 @pytest.fixture
 def cli(cli_env: DatabaseTarget, tmp_path: Path) -> CliRunner:
     """A runner on the test's database with Velmaris and its bible (Canon) imported, and its twin without the
     GM's sections beside it."""
-    runner = import_with_bible(CAMPAIGN, WORLD, FILES)
-    import_with_bible(ABSENT, public_copy(WORLD, FILES, tmp_path / "absent"), FILES)
-    return runner
+    return import_with_twin(CAMPAIGN, WORLD, FILES, tmp_path / "absent")
 
 
-def ask(
-    cli: CliRunner, tmp_path: Path, questions: list[str], *, gm: bool = False, campaign: str = CAMPAIGN
-) -> dict[str, str]:
-    """Return each question's answer without its citation marks."""
-    return ask_unmarked(cli, tmp_path, campaign, questions, gm=gm)
+ask = asker(CAMPAIGN, marks="none")
 
 
 SPIES = "Sergeant Tobin Crale spies for the Margrave of Oskel, who pays him in silver."

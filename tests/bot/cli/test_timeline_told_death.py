@@ -12,16 +12,11 @@ from typer.testing import CliRunner
 
 from bot.cli.main import app
 from tests.conftest import DatabaseTarget
-from tests.helpers.lore_worlds import import_written
+from tests.helpers.lore_worlds import THIRD_AGE_CALENDAR, import_written
 
 CAMPAIGN = "greyford"
 FILES = {
-    "calendar": """
-eras:
-  - {name: The Third Age, abbreviation: TA, start: 1}
-months: [Frostmoot, Hearthmoon, Thawmoon, Reaping]
-today: 1 Frostmoot, 350 TA
-""",
+    "calendar": THIRD_AGE_CALENDAR,
     "folk": """
 characters:
   - {name: Mott Brae, sex: male, born: 300, status: alive, public_status: dead, public_cause_of_death: lost at sea}

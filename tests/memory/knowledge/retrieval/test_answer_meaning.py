@@ -207,3 +207,16 @@ def test_a_text_the_search_did_not_embed_is_embedded() -> None:
     searched = {"another question": EMBEDDER.embed_query("another question")}
     MeaningReader(counting).reading(known=searched).similarities("towing speed", ["Towing halves speed."])
     assert counting.texts == ["towing speed", "Towing halves speed."]
+
+
+def test_a_line_in_the_books_word_for_a_word_asked_is_read_in_that_word_too() -> None:
+    # The campaign's glossary reads "mechanic" as the book's "Cogsmith": far from the question as typed, the line
+    # is near it in the book's words.
+    question = analyse("how fast do you heal with a mechanic", {"mechanic": "cogsmith"})
+    mending = passage("Grease returns at 1 a watch, or 4 a watch beside a Cogsmith.", "Rules", "2.3 Mending")
+    answer = quoting(mending.text, count=1)
+    assert weakly_tied(question, answer)
+    assert checked(question, [], [mending], answer, MEANING) == answer
+    assert not checked(
+        analyse("how fast do you heal with a mechanic", {}), [], [mending], answer, MEANING
+    ).known

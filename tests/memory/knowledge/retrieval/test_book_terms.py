@@ -89,3 +89,29 @@ def test_a_field_asked_in_the_tables_words_is_asked_in_the_books_term() -> None:
     )
     answer = comparison(analyse("which hits harder, a pike or a maul", book), [], [arms])
     assert answer is not None and answer.text.endswith("Maul has the higher wounding.")
+
+
+# "Cogmarsh": its hit points are Spring, its stress is Jitters, never called so in the book.
+COGMARSH = [
+    "Gauges\nSpring is how much harm your frame can take before it seizes. Your Spring equals Grip × 2 + 3.",
+    "Gauges\nJitters are the panic and shaking a tinker builds up underground. Your Jitters limit is Nerve + 2.",
+    "Mishaps\nA boiler that bursts deals 4 harm to everyone near. A flask of oil mends 1 harm you take.",
+]
+
+
+def test_a_term_defined_as_what_every_game_has_answers_its_common_name() -> None:
+    glossary = book_glossary(COGMARSH)
+    assert glossary["hit points"] == "spring" and glossary["stress"] == "jitters"
+    # The table's own words for them reach the book's term through the shipped glossary.
+    terms = merged(None, (), glossary)
+    assert expand("how much health does a tinker with grip 2 have", terms)[0] == (
+        "how much spring does a tinker with grip 2 have"
+    )
+    assert expand("whats a rivet crabs hp", terms)[0] == "whats a rivet crabs spring"
+
+
+def test_no_common_name_is_given_where_the_books_write_it_or_two_terms_say_it() -> None:
+    written = [*COGMARSH, "Beasts\nA rivet crab has 11 hit points."]
+    assert "hit points" not in book_glossary(written)
+    twice = [*COGMARSH, "Gauges\nSteam is the harm a boiler can take before it bursts."]
+    assert "hit points" not in book_glossary(twice)

@@ -9,9 +9,11 @@ import pytest
 from memory.knowledge.answer_models import Life, Relation
 from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_canon import kind_answer
+from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.death_said import death_said
 from memory.knowledge.retrieval.event_times import event_time
+from memory.knowledge.retrieval.offices import asked_office, possessed_title
 
 
 def _person(description: str, *, state: str = "alive", died: str | None = None) -> CanonFact:
@@ -67,6 +69,19 @@ def test_is_alive_is_answered_from_the_description_when_only_it_tells_the_death(
     alive = _person("A ferryman. He was thought dead after the flood, but walked home.")
     assert kind_answer("is Brann Tolliver alive?", [alive]) == (
         "Yes: Brann Tolliver is alive, born in year 40 of the Salt Reckoning. [1]",
+        1,
+    )
+
+
+def test_when_and_where_one_died_is_the_descriptions_sentence_when_only_it_tells() -> None:
+    fact = _person("A ferryman. He was hanged at the crossroads for smuggling in the spring of 88.")
+    told = "Brann Tolliver was hanged at the crossroads for smuggling in the spring of 88. [1]"
+    assert life_answer("when did Brann Tolliver die?", [fact]) == (told, 1)
+    assert life_answer("where did Brann Tolliver die?", [fact]) == (told, 1)
+    alive = _person("A ferryman. He was feared drowned in the flood.")
+    assert life_answer("when did Brann Tolliver die?", [alive]) == (
+        "Nothing the table knows says Brann Tolliver died; Brann Tolliver is alive, born in year 40 of the Salt "
+        "Reckoning. [1]",
         1,
     )
 
@@ -143,3 +158,25 @@ def test_a_groups_dead_members_are_said_once_with_when_they_died() -> None:
         "Brann Tolliver (died in year 88 of the Salt Reckoning) was a member of the Ferrymen's Guild. [1]",
         1,
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "event"),
+    [
+        (
+            "who held the office of Reeve of Ferrow when the Great Thaw began?",
+            "reeve of ferrow",
+            "the great thaw",
+        ),
+        ("who was reeve during the Great Thaw?", "reeve", "the great thaw"),
+        ("who was the reeve back when the Great Thaw began?", "reeve", "the great thaw"),
+        ("who was Ferrow's reeve at the time of the Great Thaw?", "ferrow's reeve", "the great thaw"),
+    ],
+)
+def test_an_office_is_asked_at_the_time_of_an_event(question: str, title: str, event: str) -> None:
+    assert asked_office(question) == ("event", {"title": title, "event": event})
+
+
+def test_an_office_said_as_its_places_is_its_title() -> None:
+    assert possessed_title("ferrow's reeve") == "reeve of ferrow"
+    assert possessed_title("reeve of ferrow") is None
