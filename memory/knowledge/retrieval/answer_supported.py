@@ -21,9 +21,11 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
 6. a name of two words after an owner's "'s" ("the owlbear's rending roar"): the owner's passage must hold the
    noun it ends with (`answer_owned`);
-7. an entry the question names by its whole title, answered by a sibling entry's passage (the Ancient Green Dragon's
+7. a thing named with its kind ("the hex spell", "the oath of vengeance"): the passages quoted must hold a word of
+   its name (`answer_kind_named`);
+8. an entry the question names by its whole title, answered by a sibling entry's passage (the Ancient Green Dragon's
    line for the young one's): not about what was asked (`answer_sibling`);
-8. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
+9. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
    prices): a column, a cell or the passage must say that field, by name, a word read as it or its unit ("Mass
    (kg)", "12 kg"; `answer_rows.row_unsaid`).
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
@@ -43,6 +45,7 @@ from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question, ho
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.retrieval.answer_described import held_words
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_kind_named import kind_unheld
 from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
@@ -332,6 +335,9 @@ def unsupported(
                 if (w := owned_unheld(fold_words(part), held, fields, ends))
             ),
             None,
+        )
+        or next(
+            (w for part in _CLAUSE.split(question.text) if (w := kind_unheld(fold_words(part), held))), None
         )
         or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
