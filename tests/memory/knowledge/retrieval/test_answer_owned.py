@@ -183,3 +183,22 @@ def test_a_thing_named_with_its_kind_is_held_by_the_passage_quoted() -> None:
     assert kind_unheld(fold_words("what level spell is mire grasp"), held) is None
     # A spell whose name holds "monster" ("hold monster") is no monster named.
     assert kind_unheld(fold_words("can it be affected by a hold monster"), held) is None
+
+
+FURY = passage(
+    "## Warden: Ember Fury\n\n*Warden feature, level 3*\n\nWhen you take damage, you can use your reaction to "
+    "strike back.",
+    "Class Features",
+    "Warden: Ember Fury",
+    chunk_id=55,
+)
+
+
+def test_a_word_before_a_features_owner_in_an_opening_phrase_names_another_kind_of_it() -> None:
+    said = _quoting("When you take damage, you can use your reaction to strike back.")
+    assert (
+        unsupported(analyse("storm warden - can i strike back with a reaction"), [], [FURY], said) == "storm"
+    )
+    # The owner alone, or said whose or which loosely, is the owner of the feature quoted.
+    assert unsupported(analyse("warden - can i strike back with a reaction"), [], [FURY], said) is None
+    assert unsupported(analyse("new warden - can i strike back with a reaction"), [], [FURY], said) is None
