@@ -28,6 +28,7 @@ from memory.knowledge.retrieval.offices import (
     bare_title,
     last_key,
     office_stem,
+    possessed_title,
     titles_meant,
 )
 
@@ -370,6 +371,9 @@ def office_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] 
         typed = fold_words(question.replace("’", "'"))
         return current_holder(typed, facts) if re.match(r"^\s*who\b", question.casefold()) else None
     form, parts = asked
+    title = parts.get("title", "")
+    if title and not _holdings(facts, title) and (mine := possessed_title(title)) is not None:
+        parts = {**parts, "title": mine}  # "redgulch's mayor": the Mayor of Redgulch
     if form == "now":  # "who holds the office of Provost", "who is the current Provost"
         return current_holder(fold_words(f"who is the {parts['title']}"), facts)
     if form == "held":

@@ -32,6 +32,7 @@ __all__ = [
     "last_key",
     "office_holders",
     "office_stem",
+    "possessed_title",
     "singular_title",
     "title_meant",
     "titles_meant",
@@ -89,7 +90,8 @@ _FORMS: tuple[tuple[re.Pattern[str], str], ...] = (
     (
         re.compile(
             _WHO + r"(?:was|were|held|served\s+as|ruled|reigned)\s+(?:as\s+)?(?:the\s+)?(?P<title>.*?)\s*"
-            r"\b(?:when|as|while|during|throughout|at\s+the\s+time\s+of|in\s+the\s+time\s+of|in\s+the\s+days\s+of)\s+"
+            r"\b(?:(?:back|just|right)\s+)?(?:when|as|while|during|throughout|at\s+the\s+time\s+of|in\s+the\s+time\s+of|"
+            r"in\s+the\s+days\s+of)\s+"
             r"(?P<event>.+?)(?:\s+(?:began|begun|started|happened|broke\s+out|took\s+place|"
             r"was\s+fought|ended|was\s+signed))?$"
         ),
@@ -160,6 +162,17 @@ def asked_office(question: str) -> tuple[str, dict[str, str]] | None:
                 parts["title"] = _OFFICE_OF.sub("", parts["title"])
             return form, parts
     return None
+
+
+#: An office said as its place's: "redgulch's mayor" is the Mayor of Redgulch.
+_POSSESSED = re.compile(r"^([a-z][\w -]*?)(?:'s|s')\s+([a-z][\w -]*)$")
+
+
+def possessed_title(title: str) -> str | None:
+    """Return an office said as its place's, as its title says it ("redgulch's mayor": "mayor of redgulch"), or
+    None when the words are of no such form (a title may hold a possessive of its own: "King's Steward")."""
+    found = _POSSESSED.match(title)
+    return f"{found[2]} of {found[1]}" if found else None
 
 
 #: Words naming an office before its title: "the office of", "the post of".
@@ -309,6 +322,8 @@ async def office_holders(
     title = parts.get("title", "")
     if title and not title.startswith(("office", "it ", "that")) and title not in ("it", "that"):
         holders = await _holders(reader, title, have)
+        if not holders and (mine := possessed_title(title)) is not None:  # "redgulch's mayor"
+            holders = await _holders(reader, mine, have)
         if holders or parts.get("who") is None:
             return holders  # a title no one holds ("high reve", a typo): the offices of the one named
     who = parts.get("who")

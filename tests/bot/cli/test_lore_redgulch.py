@@ -123,6 +123,18 @@ MORE_READS = {
     "who is Eleanor Voss?": "Nothing the table knows says who Eleanor Voss is.",
     "when did Eli Hatch die?": "Eli Hatch was shot dead outside the Lucky Strike Saloon in the summer of 119 LY.",
     "where was Eli Hatch killed?": "Eli Hatch was shot dead outside the Lucky Strike Saloon in the summer of 119 LY.",
+    "who was the sheriff back when the Lucky Strike Fire broke out?": (
+        f"When the Lucky Strike Fire took place, on 2 Highsun, year 102 {LY}, Wade Callow was Sheriff of Redgulch "
+        f"(from year 98 to 116 {LY})."
+    ),
+    "who was Redgulch's mayor when the Cave-In of Shaft Nine happened?": (
+        f"When the Cave-In of Shaft Nine took place, on 3 Ashsnow, year 108 {LY}, Josiah Crane was Mayor of "
+        f"Redgulch (from year 91 to 108 {LY})."
+    ),
+    "who was mayor at the time of the Silver Strike?": (
+        "Nothing the table knows says who was Mayor of Redgulch when the Silver Strike took place, on 14 Dustwind, "
+        f"year 89 {LY}."
+    ),
     "where was Tomas Reyes killed?": (
         f"Nothing the table knows says Tomas Reyes died; Tomas Reyes is alive, born in year 92 {LY}."
     ),

@@ -13,6 +13,7 @@ from memory.knowledge.retrieval.answer_lives import life_answer
 from memory.knowledge.retrieval.answer_members import members_answer
 from memory.knowledge.retrieval.death_said import death_said
 from memory.knowledge.retrieval.event_times import event_time
+from memory.knowledge.retrieval.offices import asked_office, possessed_title
 
 
 def _person(description: str, *, state: str = "alive", died: str | None = None) -> CanonFact:
@@ -157,3 +158,25 @@ def test_a_groups_dead_members_are_said_once_with_when_they_died() -> None:
         "Brann Tolliver (died in year 88 of the Salt Reckoning) was a member of the Ferrymen's Guild. [1]",
         1,
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "title", "event"),
+    [
+        (
+            "who held the office of Reeve of Ferrow when the Great Thaw began?",
+            "reeve of ferrow",
+            "the great thaw",
+        ),
+        ("who was reeve during the Great Thaw?", "reeve", "the great thaw"),
+        ("who was the reeve back when the Great Thaw began?", "reeve", "the great thaw"),
+        ("who was Ferrow's reeve at the time of the Great Thaw?", "ferrow's reeve", "the great thaw"),
+    ],
+)
+def test_an_office_is_asked_at_the_time_of_an_event(question: str, title: str, event: str) -> None:
+    assert asked_office(question) == ("event", {"title": title, "event": event})
+
+
+def test_an_office_said_as_its_places_is_its_title() -> None:
+    assert possessed_title("ferrow's reeve") == "reeve of ferrow"
+    assert possessed_title("reeve of ferrow") is None
