@@ -185,6 +185,15 @@ def test_a_thing_named_with_its_kind_is_held_by_the_passage_quoted() -> None:
     assert kind_unheld(fold_words("can it be affected by a hold monster"), held) is None
 
 
+def test_a_trait_named_with_its_kind_is_held_by_the_creatures_passage() -> None:
+    held = _held(TROLL)
+    assert kind_unheld(fold_words("does the marsh troll have a bog howl ability"), held) == "howl"
+    assert kind_unheld(fold_words("how does the troll's claws attack work"), held) is None
+    assert kind_unheld(fold_words("can the troll take a bonus action"), held) is None
+    # A word the books write as two ("off-hand") is held by its halves.
+    assert kind_unheld(fold_words("the offhand attack"), set(fold_words("an off-hand attack"))) is None
+
+
 FURY = passage(
     "## Warden: Ember Fury\n\n*Warden feature, level 3*\n\nWhen you take damage, you can use your reaction to "
     "strike back.",
