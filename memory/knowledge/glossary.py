@@ -102,6 +102,8 @@ SHIPPED: dict[str, str] = {
     "lvl": "level",
     "#": "number",
     "max": "maximum",
+    # "What counts as a success": what a success is.
+    "counts as": "is",
     # A track filled to its end, as the table says it: the books say it reaches its limit.
     "maxes out": "is at its limit",
     "maxed out": "at its limit",

@@ -8,8 +8,7 @@ second (the noun the name ends with) when the passages quoted hold the owner but
 or the books' own word apart): the owner's passage says nothing of such a thing. One word after the "'s" is most
 often a field or a rule said in other words ("the troll's healing"), and a name broken by a small word ("lay on
 hands") is the books' own: both are left alone, as are a field's words and the words asking it ("the dragon's
-breath damage", "healer's kit price"), words many passages hold (`RetrievalTrace.common_words`) and the asker's own
-character ("my rogue's sneak attack"). A first word ending the name of a block of the passage ("the medusa's gaze
+breath damage", "healer's kit price") and the asker's own character ("my rogue's sneak attack"). A first word ending the name of a block of the passage ("the medusa's gaze
 work on ...", "the troll's claws hurt") is the thing itself: the word after it is a verb.
 """
 
@@ -63,7 +62,7 @@ def owned_unheld(
     """Return the noun ending a two-word name owned by someone the quoted passages hold ("roar" of "the
     owlbear's rending roar") that they do not hold, or None (see the module docstring). `words`: the question's
     folded words (a possessive "'s" is its own word "s"); `held`: the quoted passages' words; `common`: words
-    that name no thing of their own (many passages hold them, or they ask the field); `names`: the last words of
+    that name no thing of their own (the fields asked); `names`: the last words of
     the quoted passages' blocks' names ("gaze" of "Petrifying Gaze")."""
     for at, word in enumerate(words):
         if word != "s" or at == 0 or not _naming(words[at - 1]) or words[at - 1] not in held:

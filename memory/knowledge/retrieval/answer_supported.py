@@ -16,12 +16,17 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    far", "hound pack how many", "hound whelp hit points"): the title with a noun after it is another thing. A
    word followed by a small word is most often a verb ("ghoul clawing at you"), and the last word of a question
    that is a bare phrase is what it asks ("bag of holding capacity"): both are left alone, as are words common in
-   the books (`RetrievalTrace.common_words`: "target", "creature").
+   the books (`RetrievalTrace.common_words`: "target", "creature"); so is a word right before the owner a passage's
+   heading names ("silvery barbs - ..." of "Barbarian: Reckless Attack"), when it is no word saying whose or which.
 5. the measure asked by "how" whose units other measures share ("how tall", "how wide"): a distance said of
    something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
 6. a name of two words after an owner's "'s" ("the owlbear's rending roar"): the owner's passage must hold the
    noun it ends with (`answer_owned`);
-7. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
+7. a thing named with its kind ("the hex spell", "the oath of vengeance"): the passages quoted must hold a word of
+   its name (`answer_kind_named`);
+8. an entry the question names by its whole title, answered by a sibling entry's passage (the Ancient Green Dragon's
+   line for the young one's): not about what was asked (`answer_sibling`);
+9. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
    prices): a column, a cell or the passage must say that field, by name, a word read as it or its unit ("Mass
    (kg)", "12 kg"; `answer_rows.row_unsaid`).
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
@@ -41,9 +46,11 @@ from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER, Question, ho
 from memory.knowledge.retrieval.answer import nothing_known
 from memory.knowledge.retrieval.answer_described import held_words
 from memory.knowledge.retrieval.answer_first import akin
+from memory.knowledge.retrieval.answer_kind_named import kind_unheld
 from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
+from memory.knowledge.retrieval.answer_sibling import sibling_named
 from memory.knowledge.retrieval.answer_words import fold_words, is_number, labelled_sentences, sections_of
 
 __all__ = ["supported", "unsupported"]
@@ -75,6 +82,28 @@ _MEASURE_WORDS = {
     "deep": ("deep", "depth", "shallow"),
     "wide": ("wide", "width", "across", "broad", "narrow", "thick", "radius", "diameter"),
 }
+#: Marks between clauses: "a green dragon's breath, acid or poison" names no "breath acid".
+_CLAUSE = re.compile(r"[,;:.?!()]")
+#: Words before a name saying whose or which loosely, naming no other thing: "my wizard", "new barbarian".
+_LOOSE = frozenset(
+    {
+        *_THEIRS,
+        "new",
+        "old",
+        "first",
+        "next",
+        "last",
+        "other",
+        "big",
+        "small",
+        "young",
+        "baby",
+        "evil",
+        "good",
+        "bad",
+    }
+)
+_BRACKETED = re.compile(r"\([^)]*\)")
 #: The most words a bare naming phrase opening a question has ("young blue dragon nest rules").
 TOPIC_WORDS = 5
 #: Where a question's opening naming phrase ends: a dash or a colon between words, a sentence's end, an asking word.
@@ -269,6 +298,41 @@ def _after_title(
     return None
 
 
+def _before_title(
+    question: Question, quoted: Sequence[LoreResult], held: _Held, common: set[str]
+) -> str | None:
+    """Return the word right before the owner a quoted passage's heading names ("Barbarian" of "Barbarian
+    (Berserker): Retaliation") in the bare naming phrase a question opens with ("silvery barbs - ...", "moon druid
+    - ..."), when the passages do not hold it: it names another kind of that owner (rule 4 too), or None. A word
+    saying whose or which loosely ("my", "new") names nothing."""
+    end = _TOPIC_END.search(question.expanded)
+    words = fold_words(question.expanded)
+    if end is None or not words or not _content(words[0]):
+        return None  # it asks first, or names without a mark where its naming ends
+    topic = fold_words(question.expanded[: end.start()])
+    if not 2 <= len(topic) <= TOPIC_WORDS:
+        return None
+    for result in quoted:
+        owner, colon, _ = (result.heading_path[-1] if result.heading_path else "").partition(":")
+        if not colon:
+            continue  # an entry's own title: a word before it as often describes it ("flying lion thing")
+        heading = {w for w in fold_words(_BRACKETED.sub(" ", owner)) if _content(w)}
+        at = [i for i, w in enumerate(topic) if any(akin(w, h) for h in heading)]
+        if not at or min(at) == 0:
+            continue
+        word = topic[min(at) - 1]
+        if (
+            _content(word)
+            and word not in _LOOSE
+            and word not in _DEGREE
+            and word not in FIELD_WORDS
+            and word not in common
+            and word not in held
+        ):
+            return word
+    return None
+
+
 def _block_ends(quoted: Sequence[LoreResult]) -> set[str]:
     """Return the last words of the names of the quoted passages' blocks and inner headings ("gaze" of
     "Petrifying Gaze."), and of their lines' labels."""
@@ -313,15 +377,28 @@ def unsupported(
     asking = {w for name in question.fields for w in fold_words(question.asked_by.get(name, name))}
     folded_common = {w for c in common for w in fold_words(c)}
     fields = {w for name in question.fields for w in fold_words(name)}
+    ends = _block_ends(quoted)
     if (
         measure := _measure_unsaid(question, answer) or row_unsaid(question, quoted, answer.text)
     ) is not None:
         return measure
     return (
         _of_field(question, words, held, asking, lambda: _named_elsewhere(results, quoted))
-        or owned_unheld(fold_words(question.text), held, folded_common | fields, _block_ends(quoted))
+        or next(
+            (
+                w
+                for part in _CLAUSE.split(question.text)
+                if (w := owned_unheld(fold_words(part), held, fields, ends))
+            ),
+            None,
+        )
+        or next(
+            (w for part in _CLAUSE.split(question.text) if (w := kind_unheld(fold_words(part), held))), None
+        )
         or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
+        or _before_title(question, quoted, held, folded_common)
+        or sibling_named(question, results, quoted)
     )
 
 

@@ -19,7 +19,7 @@ English noun phrase: "vacuum" of "open vacuum"). A phrase is left out when it is
   must keep ("damage" in a game that counts damage everywhere), and two definitions giving it leave it too.
 The initials of the books' headings and terms are read as those terms too (`book_initials`). A term defined as
 what every game has under a name of its own ("Husk is how much harm your body can take": hit points; "Rattle is
-the fear ... a rider builds up": stress) is read for that common name, and through it for the table's words for
+the fear ... a rider builds up": stress; "BITE. A die that shows a 7 or an 8.": success) is read for that common name, and through it for the table's words for
 it ("health", "hp"), when one term alone is so defined and the books never write the common name.
 Only the passages the asker may read are read (a GM-only definition never rewrites a player's question), once
 per set of readable source versions; a campaign too large to read whole gets none. What they give is kept in
@@ -230,7 +230,13 @@ _CONCEPTS: dict[str, re.Pattern[str]] = {
     ),
     # "the fear, fatigue and void-sickness a rider builds up"
     "stress": re.compile(r"^[^.;]{0,40}\b(?:fear|dread|stress|strain|panic|terror)\b"),
+    # "A die that shows a 7 or an 8", "A die showing 5 or 6": a success of a pool of dice
+    "success": re.compile(
+        r"^(?:an?\s+|each\s+|any\s+|every\s+)?(?:die|dice)\b[^.;]{0,30}\b(?:show|roll|come)\w*\b[^.;]{0,20}\d"
+    ),
 }
+#: The plurals of the common names, read as the term too.
+_PLURALS = {"success": "successes"}
 
 
 def _concepts(pairs: Sequence[tuple[str, str]], folded: Sequence[str]) -> dict[str, str]:
@@ -242,6 +248,8 @@ def _concepts(pairs: Sequence[tuple[str, str]], folded: Sequence[str]) -> dict[s
         written = any(re.search(rf"\b{re.escape(concept)}\b", text) for text in folded)
         if len(terms) == 1 and not written:
             found[concept] = next(iter(terms))
+            if concept in _PLURALS:
+                found[_PLURALS[concept]] = found[concept]
     return found
 
 

@@ -1,6 +1,7 @@
 """Abstaining where a question names what no source holds beside what one does: a made-up trait of a real
 creature, a price the books never give, another kind of a thing ("lair actions" of a creature whose entry has
-only legendary ones), a count said as "a few".
+only legendary ones), a count said as "a few", an entry named whole answered by its sibling's line, a
+thing named with its kind ("the hex spell") its passage never holds.
 Written on a marsh bestiary laid out unlike the SRD (traits as a definition list)."""
 
 from __future__ import annotations
@@ -9,7 +10,9 @@ from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.models import LoreResult, Reason
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_holds import holds_asked
+from memory.knowledge.retrieval.answer_kind_named import kind_unheld
 from memory.knowledge.retrieval.answer_owned import owned_unheld
+from memory.knowledge.retrieval.answer_sibling import sibling_named
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_supported import supported, unsupported
 from memory.knowledge.retrieval.answer_unknown import another_kind
@@ -120,3 +123,82 @@ def test_a_few_is_no_number_asked() -> None:
         ("Wisps live ninety years.", True),
     ):
         assert holds_asked("how many years do wisps live", [], [WISPS], _quoting(text)) is held, text
+
+
+def _beast(name: str, trait: str, chunk_id: int) -> LoreResult:
+    return passage(
+        f"## {name}\n\nLarge beast. Guard 13.\n\n{trait}", "Marsh Bestiary", name, chunk_id=chunk_id
+    )
+
+
+ELDER_TOAD = _beast(
+    "Elder Bog Toad", "Croak of Dread\n: Each creature within 60 ft. must succeed on a DC 15 save.", 51
+)
+YOUNG_TOAD = _beast("Young Bog Toad", "Sticky Tongue\n: The toad pulls a Small creature 10 ft.", 52)
+BOG_TOAD = _beast("Bog Toad", "Sticky Tongue\n: The toad pulls a Tiny creature 5 ft.", 53)
+
+
+def test_an_entry_named_whole_is_not_answered_by_its_siblings_line() -> None:
+    said = _quoting("Croak of Dread: Each creature within 60 ft. must succeed on a DC 15 save.")
+    found = [ELDER_TOAD, YOUNG_TOAD]
+    question = analyse("what's the DC of a young bog toad's croak of dread")
+    assert sibling_named(question, found, [ELDER_TOAD]) == "Young Bog Toad"
+    assert not supported(question, [], found, said).known
+    # Named by its own title ("elder bog toad"), or by words of no sibling's whole title: the line stands.
+    assert (
+        sibling_named(analyse("what's the DC of an elder bog toad's croak of dread"), found, [ELDER_TOAD])
+        is None
+    )
+    assert sibling_named(analyse("bog toad croak of dread dc"), [ELDER_TOAD, BOG_TOAD], [ELDER_TOAD]) is None
+    # A question describing what it asks may use a sibling's words.
+    described = analyse("which toad has a croak that frightens, bigger than a young bog toad")
+    assert sibling_named(described, found, [ELDER_TOAD]) is None
+
+
+def test_a_name_after_an_owner_ends_at_a_comma() -> None:
+    said = _quoting("The troll regains 10 vigour at the start of its turn unless it took fire damage.")
+    question = analyse("does the marsh troll's vigour, lightning or cold, stop it")
+    assert unsupported(question, [], [TROLL], said) is None
+
+
+GRASP = passage(
+    "## Mire Grasp\n\n*2nd-level conjuration*\n\n- **Classes** Warden, Witch\n\nMud rises around a creature; you "
+    "learn its name if it fails its save.",
+    "Spells",
+    "Mire Grasp",
+    chunk_id=54,
+)
+
+
+def test_a_thing_named_with_its_kind_is_held_by_the_passage_quoted() -> None:
+    said = _quoting("Mud rises around a creature; you learn its name if it fails its save.")
+    assert unsupported(analyse("can a warden learn the hex spell"), [], [GRASP], said) == "hex"
+    assert unsupported(analyse("can a warden learn the mire grasp spell"), [], [GRASP], said) is None
+    held = _held(GRASP)
+    assert kind_unheld(fold_words("circle of the moon druids"), held) == "moon"
+    assert kind_unheld(fold_words("oath of vengeance warden spells"), held) == "vengeance"
+    # A kind's word before a noun ("spell slots"), or after a word saying which loosely, names nothing.
+    assert kind_unheld(fold_words("how many thorn spell slots"), held) is None
+    assert kind_unheld(fold_words("a good spell for a warden, or a racial spell"), held) is None
+    assert kind_unheld(fold_words("what level spell is mire grasp"), held) is None
+    # A spell whose name holds "monster" ("hold monster") is no monster named.
+    assert kind_unheld(fold_words("can it be affected by a hold monster"), held) is None
+
+
+FURY = passage(
+    "## Warden: Ember Fury\n\n*Warden feature, level 3*\n\nWhen you take damage, you can use your reaction to "
+    "strike back.",
+    "Class Features",
+    "Warden: Ember Fury",
+    chunk_id=55,
+)
+
+
+def test_a_word_before_a_features_owner_in_an_opening_phrase_names_another_kind_of_it() -> None:
+    said = _quoting("When you take damage, you can use your reaction to strike back.")
+    assert (
+        unsupported(analyse("storm warden - can i strike back with a reaction"), [], [FURY], said) == "storm"
+    )
+    # The owner alone, or said whose or which loosely, is the owner of the feature quoted.
+    assert unsupported(analyse("warden - can i strike back with a reaction"), [], [FURY], said) is None
+    assert unsupported(analyse("new warden - can i strike back with a reaction"), [], [FURY], said) is None

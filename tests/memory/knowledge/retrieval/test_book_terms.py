@@ -96,12 +96,14 @@ COGMARSH = [
     "Gauges\nSpring is how much harm your frame can take before it seizes. Your Spring equals Grip × 2 + 3.",
     "Gauges\nJitters are the panic and shaking a tinker builds up underground. Your Jitters limit is Nerve + 2.",
     "Mishaps\nA boiler that bursts deals 4 harm to everyone near. A flask of oil mends 1 harm you take.",
+    "Words of the Works\nTICK. A die that comes up 6. Count your Ticks against the Gear.",
 ]
 
 
 def test_a_term_defined_as_what_every_game_has_answers_its_common_name() -> None:
     glossary = book_glossary(COGMARSH)
     assert glossary["hit points"] == "spring" and glossary["stress"] == "jitters"
+    assert glossary["success"] == glossary["successes"] == "tick"
     # The table's own words for them reach the book's term through the shipped glossary.
     terms = merged(None, (), glossary)
     assert expand("how much health does a tinker with grip 2 have", terms)[0] == (

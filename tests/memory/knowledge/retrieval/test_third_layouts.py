@@ -185,3 +185,7 @@ def test_a_charge_named_is_no_price_asked() -> None:
     )
     assert amount_unsaid("what interest does the clock guild charge", _said("The Guild lends coin. [1]"))
     assert amount_unsaid("what does a brass key cost", said) is None
+
+
+def test_what_counts_as_a_thing_asks_what_it_is() -> None:
+    assert expand("what counts as a success on a die")[0] == "what is a success on a die"
