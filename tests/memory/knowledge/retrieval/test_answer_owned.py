@@ -83,6 +83,10 @@ def test_a_real_trait_or_a_rule_asked_of_its_owner_is_answered() -> None:
     # A field's word or a kind of thing after the owner names nothing of its own.
     assert owned_unheld(fold_words("the troll's claws damage"), held, ()) is None
     assert owned_unheld(fold_words("the troll's swamp attack"), held, ()) is None
+    # A name asked of the thing owned, or a tie of kin in the table's words, is no made-up name.
+    assert owned_unheld(fold_words("what is the troll's pet called"), held, ()) is None
+    assert owned_unheld(fold_words("who is the troll's real mum"), held, ()) is None
+    assert owned_unheld(fold_words("who is the troll's eldest da"), held, ()) is None
     # An owner the passages do not hold is another rule's to judge.
     assert owned_unheld(fold_words("the hag's acid spit"), held, ()) is None
 
