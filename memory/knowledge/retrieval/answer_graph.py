@@ -127,8 +127,20 @@ def _fact_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int] |
                 continue
             said = set(fold_words(_DATES.sub(" ", line)))  # "year 1" is no "first" name
             if all(has_word(said, w) for w in asked):
-                return f"{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
+                yes = "Yes: " if _asks_yes_no(question, line) else ""
+                return f"{yes}{_told_line(fact, line, asked).rstrip('.')}. [{number}]", number
     return None
+
+
+#: A question asking yes or no, and words that turn a question or a line into its opposite.
+_YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b", re.IGNORECASE)
+_NOT = re.compile(r"\b(?:not|no|never|none|neither|nor|cannot|\w+n't|without)\b", re.IGNORECASE)
+
+
+def _asks_yes_no(question: str, line: str) -> bool:
+    """Return whether a line holding every word a yes/no question asks says yes outright ("did Oren Vask die in
+    the Siege of Harl?": "Yes: Oren Vask died in the Siege of Harl"): neither says "not"."""
+    return bool(_YES_NO.match(question)) and not _NOT.search(question) and not _NOT.search(line)
 
 
 def _told_line(fact: CanonFact, line: str, asked: Sequence[str]) -> str:

@@ -218,7 +218,8 @@ def _listed(question: str, owner: CanonFact, kin: Kin, tie: str, sex: str | None
         if halves and all(n in halves for n in found):
             noun = NOUNS["half-siblings"][1 if sex == "male" else 2 if sex == "female" else 0]
         counted = f"{in_words(len(found))} {noun[0] if len(found) == 1 else noun[1]}"
-        return f"{name} has {counted}: {names_list(marked(kin, tie, found))}"
+        had = "had" if owner.state == "dead" else "has"  # the dead's ties are said in the past
+        return f"{name} {had} {counted}: {names_list(marked(kin, tie, found))}"
     if found:  # a parent of the sex asked found, the other parent is not it
         yes = "Yes: " if _HAS.match(question) else ""
         parts = [f"{yes}{listing(name, kin, tie, sex, found)}"]

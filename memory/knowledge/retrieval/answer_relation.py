@@ -101,7 +101,8 @@ def relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
             singular, plural = nouns[0 if entity_is_subject else 1]
             noun = singular if len(others) == 1 else plural
             if how_many:
-                text = f"{name} has {in_words(len(others))} {noun}: {names_list(others)}"
+                had = "had" if fact.state == "dead" else "has"  # the dead's ties are said in the past
+                text = f"{name} {had} {in_words(len(others))} {noun}: {names_list(others)}"
             else:
                 text = f"{possessive(name)} {noun} {'is' if len(others) == 1 else 'are'} {names_list(others)}"
         elif entity_is_subject:
@@ -110,8 +111,21 @@ def relation_answer(question: str, facts: Sequence[CanonFact]) -> tuple[str, int
             text = relation_sentence(predicate, names_list(others, opens=True), name)
         else:
             text = "; ".join(relation_sentence(predicate, other, name) for other in others)
-        return f"{text}. [{number}]", number
+        return f"{_verdict(question, facts, others)}{text}. [{number}]", number
     return None
+
+
+def _verdict(question: str, facts: Sequence[CanonFact], others: Sequence[str]) -> str:
+    """Return "Yes: " of a yes/no question naming one the relation found holds with ("did Oren Vask die in the
+    Siege of Harl?"), its verdict before the sentence; else nothing."""
+    if not _YES_NO.match(question):
+        return ""
+    asked = question.casefold()
+    named = {o.casefold() for o in others}
+    said = any(o in asked for o in named) or any(
+        f.entity_name.casefold() in named and f.matched.casefold() in asked for f in facts
+    )
+    return "Yes: " if said else ""
 
 
 _YES_NO = re.compile(r"^\s*(?:is|are|was|were|does|do|did|has|have)\b", re.IGNORECASE)

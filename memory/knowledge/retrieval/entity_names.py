@@ -88,9 +88,10 @@ def best_matches(question: str, names: Names, config: SearchConfig) -> list[Enti
     folded_names = names[0]
     best: dict[int, EntityMatch] = {}
     covered: list[str] = []
+    strays = _crossed_names(question, names, config)
     for window in windows(question):
         key = fold(window)
-        if any(key in longer for longer in covered):
+        if key in strays or any(key in longer for longer in covered):
             continue  # "Red Dragon" inside an already matched "Adult Red Dragon"
         match = _match(window, key, names, config)
         if match is None or not any(m in folded_names for m in match[0]):
@@ -110,6 +111,44 @@ def best_matches(question: str, names: Names, config: SearchConfig) -> list[Enti
                     entity_id=entity_id, matched=name, window=window, score=mine, shared=shared
                 )
     return sorted(best.values(), key=lambda m: -m.score)[: config.max_entities]
+
+
+def _crossed_names(question: str, names: Names, config: SearchConfig) -> set[str]:
+    """Return the folded words of each two-word name the question gives that nobody bears, whose first word begins
+    the names of some and whose last ends the names of others, none of them the same ("Nell Callow" beside Nell
+    Hatch and Tom Callow): a name nobody wrote, not either of them."""
+    strays: set[str] = set()
+    for window in windows(question, longest=2):
+        words = window.split()
+        if len(words) != 2 or not all(w[:1].isupper() for w in words):
+            continue
+        key = fold(window)
+        if _match(window, key, names, config) is not None:
+            continue
+        first, last = (fold(w) for w in words)
+        given = _owners(first, names, config, 0)
+        family = _owners(last, names, config, -1)
+        if given and family and not given & family:
+            strays |= {first, last}
+    return strays
+
+
+def _owners(word: str, names: Names, config: SearchConfig, at: int) -> set[int]:
+    """Return the entities a word of the question names as a part, when a person's name each bears holds it at
+    word `at` (0 first, -1 last); empty when it names one otherwise, or none."""
+    match = _match(word, word, names, config)
+    if match is None:
+        return set()
+    ids = {names[0][f][1] for f in match[0] if f in names[0]}
+    borne = {i for f, (_, i) in names[0].items() if i in ids and f.split()[at] == word and _personal(f)}
+    return ids if ids and borne == ids else set()
+
+
+def _personal(folded: str) -> bool:
+    """Return whether a folded name reads as a person's, given and family name with no article or "of" ("nell
+    hatch", not "sheriff of redgulch")."""
+    words = folded.split()
+    return len(words) > 1 and not any(w in fulltext.STOPWORDS or w in ARTICLES for w in words)
 
 
 #: How much more the one name a shared part begins scores than the others it is part of.

@@ -75,7 +75,7 @@ PLAYER_READS = {
     "who is Deadeye Nell?": (
         f"Nell Harper, called Deadeye Nell, is a sharpshooter from the cattle country who took the sheriff's star when Wade Callow gave it up. Nell Harper is Sheriff of Redgulch. Nell Harper is alive, born in year 94 {LY}, and lives in Redgulch."
     ),
-    "how many children did Josiah Crane have?": "Josiah Crane has two children: Ruth Crane and Samuel Crane.",
+    "how many children did Josiah Crane have?": "Josiah Crane had two children: Ruth Crane and Samuel Crane.",
     "how long ago was the Cave-In of Shaft Nine?": (
         f"The Cave-In of Shaft Nine took place 13 years ago: on 3 Ashsnow, year 108 {LY}; the story stands at 12 Claimfall, year 122 {LY}."
     ),
@@ -137,6 +137,13 @@ MORE_READS = {
         f"year 89 {LY}."
     ),
     "who is Abigail Crane married to?": f"Abigail Crane was married to Josiah Crane (died on 3 Ashsnow, year 108 {LY}).",
+    # Nobody is called Ruth Callow: Ruth Crane's given name and Wade Callow's family name name neither of them.
+    "who is Ruth Callow?": "Nothing the table knows says who Ruth Callow is.",
+    "where does Ruth Callow live?": "Nothing the table knows answers “where does Ruth Callow live?”.",
+    "did Jed Hatch die in the Shaft Nine Disaster?": "Yes: Jed Hatch died in the Cave-In of Shaft Nine.",
+    # The dead's ties are said in the past; the living's in the present.
+    "how many children did Ezekiel Hatch have?": "Ezekiel Hatch had two children: Eli Hatch and Jed Hatch.",
+    "how many children does Abigail Crane have?": "Abigail Crane has two children: Ruth Crane and Samuel Crane.",
     "where was Tomas Reyes killed?": (
         f"Nothing the table knows says Tomas Reyes died; Tomas Reyes is alive, born in year 92 {LY}."
     ),
@@ -192,6 +199,7 @@ def test_redgulch_is_answered_from_canon_for_a_player_and_the_gm(
     unknown = player["who is Barnaby Quist?"]
     assert player["who is Silas Vane?"] == unknown.replace("Barnaby Quist", "Silas Vane")
     assert player["who is Eleanor Voss?"] == unknown.replace("Barnaby Quist", "Eleanor Voss")
+    assert player["who is Ruth Callow?"] == unknown.replace("Barnaby Quist", "Ruth Callow")
     public = import_texts("open", tmp_path / "open", public_written(texts))
     assert ask_world(cli, tmp_path, "redgulch", questions) == ask_world(public, tmp_path, "open", questions)
 
