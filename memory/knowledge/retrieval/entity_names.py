@@ -4,6 +4,7 @@ entity names a viewer may see (`EntityFinder.names` builds the table; `best_matc
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from canon.graph import fold
@@ -123,7 +124,7 @@ def _crossed_names(question: str, names: Names, config: SearchConfig) -> set[str
         if len(words) != 2 or not all(w[:1].isupper() for w in words):
             continue
         key = fold(window)
-        if _match(window, key, names, config) is not None:
+        if _match(window, key, names, config) is not None or _two_named(question, window):
             continue
         first, last = (fold(w) for w in words)
         given = _owners(first, names, config, 0)
@@ -131,6 +132,13 @@ def _crossed_names(question: str, names: Names, config: SearchConfig) -> set[str
         if given and family and not given & family:
             strays |= {first, last}
     return strays
+
+
+def _two_named(question: str, window: str) -> bool:
+    """Return whether a yes/no question may name two people where the window stands, the second's possessive
+    closing it ("is Corin Halloran's apprentice?": Corin, apprentice of Master Halloran)."""
+    asks = re.match(r"^\s*(?:is|are|was|were)\b", question, re.IGNORECASE)
+    return bool(asks and re.search(re.escape(window) + "['’]", question.replace("’", "'")))
 
 
 def _owners(word: str, names: Names, config: SearchConfig, at: int) -> set[int]:
