@@ -23,9 +23,10 @@ __all__ = ["quality_labels"]
 PASSAGES_READ = 6
 #: Comparatives and the words of the labels of the quantity each weighs.
 COMPARATIVES: dict[str, tuple[str, ...]] = {
-    "stronger": ("damage", "attack", "strength", "power"),
-    "weaker": ("damage", "attack", "strength", "power"),
-    "deadlier": ("damage",),
+    "stronger": ("damage", "attack", "strength", "power", "challenge"),
+    "weaker": ("damage", "attack", "strength", "power", "challenge"),
+    "deadlier": ("damage", "challenge"),
+    "dangerous": ("challenge", "damage"),
     "harder": ("damage",),
     "cheaper": ("cost", "price"),
     "pricier": ("cost", "price"),
@@ -35,6 +36,8 @@ COMPARATIVES: dict[str, tuple[str, ...]] = {
     "tougher": ("wounds", "hit", "health", "armour", "armor", "defence", "defense"),
     "heavier": ("weight",),
     "lighter": ("weight",),
+    "longer": ("duration", "length"),
+    "shorter": ("duration", "length"),
     "farther": ("range",),
     "further": ("range",),
 }
