@@ -19,10 +19,10 @@ from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_first import akin
 from memory.knowledge.retrieval.answer_words import fold_words, same_word
-from memory.knowledge.retrieval.compared_quality import quality_labels
+from memory.knowledge.retrieval.compared_quality import asks_nothing_else, quality_labels
 from memory.knowledge.retrieval.field_answer import FieldHit, field_answers
 
-__all__ = ["comparison", "from_fields", "glance"]
+__all__ = ["comparison", "each_names_its_part", "from_fields", "glance", "part_question", "with_its_name"]
 
 _DICE = re.compile(r"^(\d+)d(\d+)(?:\s*([+-])\s*(\d+))?")
 _NUMBER = re.compile(r"^(\d[\d,]*(?:/\d+)?)(?:\s*(cp|sp|ep|gp|pp)\b)?")
@@ -71,6 +71,8 @@ def comparison(
 
     A comparison naming no field weighs the one its words point to (`compared_quality`): "better armour" the
     entries' "Armour value"; a yes/no one ("is X stronger than Y") is answered yes or no first."""
+    if len(question.parts) < 2:
+        return None
     citations = numbered(facts, results)
     hits = _each_part(question, facts, results) if question.fields else None
     if not question.fields:
@@ -82,7 +84,7 @@ def comparison(
     if hits is None and not question.fields:
         # "greataxe vs greatsword", "the difference between a longsword and a greatsword": no field asked nor
         # weighed, each part's entry said at a glance; else a line each part names ("X's bite or Y's bite").
-        glanced = glance(question, facts, results)
+        glanced = glance(question, facts, results) if asks_nothing_else(question) else None
         if glanced is not None:
             return glanced
         hits = _each_part(question, facts, results)
@@ -163,6 +165,40 @@ def _names_whole(part: Sequence[str], heading: Sequence[str]) -> bool:
         if len(rest) == len(title) and all(any(same_word(w, t) for t in title) for w in rest):
             return True
     return False
+
+
+def part_question(question: Question, part: Sequence[str]) -> str:
+    """Return a comparison's part asked on its own: its first field of the part ("damage of fireball")."""
+    asked = question.fields[0]
+    return f"{'level' if asked == KIND else asked} of {' '.join(part)}"
+
+
+def each_names_its_part(parts: Sequence[Sequence[str]], replies: Sequence[ShortAnswer | None]) -> bool:
+    """Return whether each part's own answer is known and names that part, every word of it ("Lightning Bolt:
+    …" of "lightning bolt"), and no two are one."""
+    if len(replies) != len(parts) or any(r is None or not r.known for r in replies):
+        return False
+    texts = [r.text for r in replies if r is not None]
+    if len(set(texts)) < len(texts):
+        return False
+    for part, reply in zip(parts, replies, strict=True):
+        cited = " ".join(c.label for c in reply.citations if c.cited) if reply else ""
+        said = fold_words(f"{reply.text if reply else ''} {cited}")
+        if not all(any(same_word(w, s) for s in said) for w in part if w not in STOPWORDS):
+            return False
+    return True
+
+
+def with_its_name(reply: ShortAnswer) -> ShortAnswer:
+    """Return a part's answer led by the name of the entry it cites when its text does not say it ("Fireball: A
+    target takes 8d6 fire damage …"), so the two answers said together read apart."""
+    cited = [c for c in reply.citations if c.cited and c.kind == "passage"]
+    if not cited:
+        return reply
+    name = cited[0].label.split(" › ")[-1].strip()
+    if not name or name.casefold() in reply.text.casefold():
+        return reply
+    return reply.model_copy(update={"text": f"{name}: {reply.text}"})
 
 
 def _alike(question: Question, hits: Sequence[FieldHit], answer: ShortAnswer) -> ShortAnswer:

@@ -8,8 +8,14 @@ import pytest
 
 from canon.models import Viewer
 from canon.storage import Database
+from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
 from memory.knowledge.question import analyse
-from memory.knowledge.retrieval.answer_comparison import comparison
+from memory.knowledge.retrieval.answer_comparison import (
+    comparison,
+    each_names_its_part,
+    part_question,
+    with_its_name,
+)
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -132,3 +138,57 @@ async def test_a_player_never_sees_a_gm_only_side_of_a_comparison(db: Database, 
     assert both.reply is not None and both.reply.text.endswith("Skimmer has the higher speed."), (
         both.reply.text
     )
+
+
+HEXES = """# Hexes
+
+## Ember Hex
+
+A ribbon of coals coils around the target, which takes 3d8 fire damage at the start of each of its turns.
+
+## Frost Hex
+
+Rime creeps over the target's limbs: it takes 2d10 cold damage and its speed is halved until your next turn.
+"""
+
+
+async def test_a_made_up_side_of_a_field_said_in_prose_says_nothing_of_the_other(
+    db: Database, tmp_path: Path
+) -> None:
+    service = knowledge_service(db, tmp_path)
+    campaign = await new_campaign(db, "Hexes")
+    await service.import_bytes(campaign, "hexes.md", HEXES.encode())
+    made_up = await service.ask(
+        campaign, "which does more damage, ember hex or glimmer hex?", viewer=Viewer.PLAYER
+    )
+    assert made_up.reply is not None and "2d10" not in made_up.reply.text, made_up.reply.text
+
+
+def _said(text: str, label: str) -> ShortAnswer:
+    cited = Citation(number=1, kind="passage", label=label, chunk_id=1, source_id=1, cited=True)
+    return ShortAnswer(text=text, mode=AnswerMode.EXTRACTIVE, known=True, citations=[cited])
+
+
+def test_each_part_asked_on_its_own_is_said_only_when_each_answer_is_of_its_part() -> None:
+    asked = analyse("which does more damage, ember hex or frost hex?")
+    assert [part_question(asked, p) for p in asked.parts] == ["damage of ember hex", "damage of frost hex"]
+    ember = _said("The target takes 3d8 fire damage. [1]", "Hexes › Ember Hex")
+    frost = _said("It takes 2d10 cold damage. [1]", "Hexes › Frost Hex")
+    assert each_names_its_part(asked.parts, [ember, frost])
+    assert with_its_name(ember).text.startswith("Ember Hex: The target takes 3d8")
+    # One part answered by another thing's line, or not answered, or both by one line: not said.
+    assert not each_names_its_part(
+        asked.parts, [ember, _said("It takes 2d10 cold damage. [1]", "Hexes › Rime")]
+    )
+    assert not each_names_its_part(asked.parts, [ember, None])
+    assert not each_names_its_part(asked.parts, [ember, ember])
+
+
+def test_a_comparison_asking_a_quality_of_its_own_is_not_answered_at_a_glance() -> None:
+    # "seats more" weighs something no line is labelled by: each entry's every line would not say which.
+    asked = analyse("which seats more, a dune rover or a skimmer")
+    assert asked.parts == [["dune", "rover"], ["skimmer"]]
+    assert comparison(asked, [], ALL) is None
+    assert (
+        comparison(analyse("which is roomier, a dune rover or a skimmer"), [], ALL) is None
+    )  # no parts read
