@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 
 from memory.fulltext import STOPWORDS
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER
-from memory.knowledge.retrieval.answer_words import is_number
+from memory.knowledge.question import FIELD_WORDS
+from memory.knowledge.retrieval.answer_words import naming_word
 
 __all__ = ["kind_unheld"]
 
@@ -53,14 +53,10 @@ HALF_LEAST = 3
 
 def _naming(word: str) -> bool:
     return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
+        naming_word(word)
         and word not in _LOOSE
         and word not in FIELD_WORDS
         and word not in KINDS
-        and not is_number(word)
         and not word.endswith("est")
     )
 
