@@ -25,7 +25,7 @@ from canon.proposals import ProposalStatus
 from canon.storage import utc_now
 from canon.tables import EntityRow, ProposalRow, StatementRow
 from canon.visibility import entity_is_public_sql, source_is_public_sql, statement_is_public_sql
-from memory.knowledge.tables import KnowledgeSourceRow
+from memory.knowledge.tables import KnowledgeBookGlossaryRow, KnowledgeSourceRow
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 from memory.voice_tables import NpcMemoryRow
@@ -382,7 +382,8 @@ def _owned_by(table: Any, campaign_id: int) -> ColumnElement[bool] | None:
 
 
 async def delete_campaign_rows(session: AsyncSession, campaign_id: int) -> dict[str, int]:
-    """Delete every row one campaign wrote, and the campaign; return the counts per table.
+    """Delete every row one campaign wrote, the book glossaries it made, and the campaign; return the counts per
+    table.
 
     Rows of other campaigns are never touched: a branch's rows point at its ancestors', never the reverse.
     """
@@ -395,5 +396,10 @@ async def delete_campaign_rows(session: AsyncSession, campaign_id: int) -> dict[
         removed = int(getattr(result, "rowcount", 0) or 0)
         if removed:
             counts[table.name] = removed
+    # The glossaries its questions and imports made of its books (kept by digest, not as its rows).
+    glossaries = KnowledgeBookGlossaryRow
+    result = await session.execute(delete(glossaries).where(glossaries.asked_in == campaign_id))
+    if removed := int(getattr(result, "rowcount", 0) or 0):
+        counts[glossaries.__tablename__] = removed
     await session.execute(delete(CampaignRow).where(CampaignRow.id == campaign_id))
     return counts

@@ -7,8 +7,8 @@ Things of other books and editions are asked by their name and their kind: "can 
 ("You learn whether any spells are affecting the item."). `kind_unheld` reads the name a kind's word is given:
 the one or two naming words right before it when the kind's word ends the phrase ("the hex spell", "a shadow
 step feat"), or the word after "of" ("oath of vengeance", "circle of the moon"). When none of the name's words
-is in the passages quoted (their headings and text, an ending or a typo apart), the answer is about something
-else. A kind's word followed by a noun names no thing (the "spell" of "spell slots"), nor do an amount, a small
+is in the passages quoted (their headings and text, an ending or a typo apart, or a word's two halves the books
+write apart: "offhand"), the answer is about something else. A kind's word followed by a noun names no thing (the "spell" of "spell slots"), nor do an amount, a small
 word, a field's word ("level spell") or a word saying how good or whose ("a strong spell", "a racial spell");
 "monster" and "creature" are words of names as often ("hold monster") and name no kind here.
 """
@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 
 from memory.fulltext import STOPWORDS
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER
-from memory.knowledge.retrieval.answer_words import is_number
+from memory.knowledge.question import FIELD_WORDS
+from memory.knowledge.retrieval.answer_words import naming_word
 
 __all__ = ["kind_unheld"]
 
@@ -29,6 +29,8 @@ KINDS = frozenset(
         *("spell", "cantrip", "feat", "subclass", "archetype", "domain", "circle", "oath", "college"),
         *("patron", "tradition", "invocation", "condition", "subrace", "deity", "god", "goddess"),
         *("race", "item", "background"),
+        # a creature's or a class's own things: "a soul drain ability", "the rending roar attack"
+        *("ability", "trait", "attack", "action", "power", "feature"),
     }
 )
 #: Words before a kind that say which one loosely, naming none: "a good spell", "another feat", "my first spell".
@@ -39,34 +41,22 @@ _LOOSE = frozenset(
         *("high", "higher", "lower", "main", "favorite", "favourite", "useful", "single", "whole", "magic"),
         *("level", "lvl", "class", "any", "every", "each", "some", "which", "what", "own", "whole", "entire"),
         *("my", "our", "your", "his", "her", "their", "its", "this", "that", "these", "those"),
-        *(
-            "racial",
-            "innate",
-            "extra",
-            "free",
-            "known",
-            "prepared",
-            "bonus",
-            "signature",
-            "starting",
-            "default",
-        ),
+        *("racial", "innate", "extra", "free", "known", "prepared", "bonus", "signature", "starting"),
+        *("default", "special", "unique", "normal", "basic", "regular", "usual", "standard", "full"),
     }
 )
 #: The most naming words read before a kind.
 NAME_WORDS = 2
+#: The fewest letters of each half of a word the books write as two ("off-hand").
+HALF_LEAST = 3
 
 
 def _naming(word: str) -> bool:
     return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
+        naming_word(word)
         and word not in _LOOSE
         and word not in FIELD_WORDS
         and word not in KINDS
-        and not is_number(word)
         and not word.endswith("est")
     )
 
@@ -100,6 +90,13 @@ def kind_unheld(words: Sequence[str], held: Container[str]) -> str | None:
     quoted passages hold none of the name's words, or None (see the module docstring). `words`: one clause's
     folded words; `held`: the quoted passages' words."""
     for name in _names(words):
-        if not any(w in held for w in name):
+        if not any(_held(w, held) for w in name):
             return name[-1]
     return None
+
+
+def _held(word: str, held: Container[str]) -> bool:
+    """Return whether the passages hold a word, or its two halves the books write apart ("offhand": "off-hand")."""
+    return word in held or any(
+        word[:i] in held and word[i:] in held for i in range(HALF_LEAST, len(word) - HALF_LEAST + 1)
+    )

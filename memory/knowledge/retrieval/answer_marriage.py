@@ -92,6 +92,12 @@ def _spouse_answer(question: str, facts: Sequence[CanonFact], *, yes_no: bool) -
     turns = _in_turn(kin, spouses, "to ")
     if turns is not None:  # "… was married twice: first to A, in year 252 …, then to B, on 4 Emberrise, …"
         return f"{'Yes: ' if yes_no else ''}{said} {turns}. [{number}]", number
+    widowed = me.state != "dead" and not re.match(r"^\s*(?:who\s+)?(?:was|were)\b", question, re.I)
+    if widowed and all(
+        s in me.deaths for s in spouses
+    ):  # "is X married?" of a widow: to one now dead, no verdict
+        late = [f"{s} (died {me.deaths[s]})" if me.deaths[s] else f"the late {s}" for s in spouses]
+        return f"{me.entity_name} was married to {names_list(late)}. [{number}]", number
     return f"{'Yes: ' if yes_no else ''}{said} to {names_list(spouses)}. [{number}]", number
 
 

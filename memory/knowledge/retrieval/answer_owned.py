@@ -8,7 +8,8 @@ second (the noun the name ends with) when the passages quoted hold the owner but
 or the books' own word apart): the owner's passage says nothing of such a thing. One word after the "'s" is most
 often a field or a rule said in other words ("the troll's healing"), and a name broken by a small word ("lay on
 hands") is the books' own: both are left alone, as are a field's words and the words asking it ("the dragon's
-breath damage", "healer's kit price") and the asker's own character ("my rogue's sneak attack"). A first word ending the name of a block of the passage ("the medusa's gaze
+breath damage", "healer's kit price") and the asker's own character ("my rogue's sneak attack"), a name asked ("the king's hound called") and a tie of kin in the table's words
+("corin's real mum"). A first word ending the name of a block of the passage ("the medusa's gaze
 work on ...", "the troll's claws hurt") is the thing itself: the word after it is a verb.
 """
 
@@ -16,14 +17,16 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from memory.fulltext import STOPWORDS
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER
-from memory.knowledge.retrieval.answer_words import is_number
+from memory.knowledge.question import FIELD_WORDS
+from memory.knowledge.retrieval.answer_words import naming_word
+from memory.knowledge.retrieval.kin import KIN_WORDS
 
 __all__ = ["owned_unheld"]
 
 #: Words of the asker's own (or a companion's) character before an owner: "my rogue's", "our wizard's".
 _THEIRS = frozenset({"my", "our", "your", "his", "her", "their"})
+#: Words asking the name of the thing owned ("what is the king's hound called"): no part of its name.
+_NAMING = frozenset({"called", "named", "titled", "known"})
 #: Words that name no thing of their own after an owner: what kind of thing it is, or what is asked of it.
 _GENERIC = frozenset(
     {
@@ -46,16 +49,6 @@ _GENERIC = frozenset(
 )
 
 
-def _naming(word: str) -> bool:
-    return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
-        and not is_number(word)
-    )
-
-
 def owned_unheld(
     words: Sequence[str], held: Container[str], common: Container[str], names: Container[str] = ()
 ) -> str | None:
@@ -65,16 +58,18 @@ def owned_unheld(
     that name no thing of their own (the fields asked); `names`: the last words of
     the quoted passages' blocks' names ("gaze" of "Petrifying Gaze")."""
     for at, word in enumerate(words):
-        if word != "s" or at == 0 or not _naming(words[at - 1]) or words[at - 1] not in held:
+        if word != "s" or at == 0 or not naming_word(words[at - 1]) or words[at - 1] not in held:
             continue
         if at > 1 and words[at - 2] in _THEIRS:
             continue  # "my rogue's sneak attack": the asker's character, asking a rule
         name = words[at + 1 : at + 3]
-        if len(name) < 2 or not all(_naming(w) for w in name):
+        if len(name) < 2 or not all(naming_word(w) for w in name):
             continue
         if at + 3 < len(words) and words[at + 3] == "s":
             continue  # "the hound's pack leader's bite": another owner follows
         noun = name[1]
+        if noun in _NAMING or noun in KIN_WORDS:
+            continue  # "the king's hound called", "corin's real mum": a name asked, a tie of kin (the table's word)
         if any(w in _GENERIC or w in FIELD_WORDS or w in common for w in name) or name[0] in names:
             continue
         if noun not in held:

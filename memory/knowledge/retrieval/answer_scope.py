@@ -8,6 +8,11 @@ it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriev
 holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject, nor is
 its word for what the books say otherwise ("formula": `glossary.RELATED`).
 
+`unheld_kind`: such a word right before the name of an entry the books hold, in a question asking one of its
+fields ("the armour of a *grey* Bogwarden" of a bestiary with no grey kind), asks of a kind no source holds:
+whichever rule found the field (a line, a stat line, a table's row), the answer is "nothing known", word for word
+as of a name nobody wrote. An owner ("tasha's hideous laughter") or a kind the books hold ("elder") is the entry.
+
 `off_subject`: sentences quoted from a lesser passage only (the best one said nothing that answers) must be
 about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
 least half of its naming words (typos forgiven). Otherwise the sentence shares the question's other words only
@@ -53,6 +58,7 @@ __all__ = [
     "narrowed",
     "off_subject",
     "strange_words",
+    "unheld_kind",
     "unheld_words",
 ]
 
@@ -84,6 +90,13 @@ def _misspelt(word: str, words: set[str]) -> bool:
 def strange_words(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> list[str]:
     """Return the words naming what the question is about that no source the asker may read holds, and that
     are not a misspelling of a word of the best passages (see the module docstring)."""
+    strange = _unheld_naming(question, unknown, results)
+    if strange and results and _names_first(question, strange, results[0]):
+        return []  # "tasha's hideous laughter": the rest names the best passage's section
+    return strange
+
+
+def _unheld_naming(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> list[str]:
     # What a question is about comes first; a long description's later words are the table's own
     # ("a cursed deck of cards where each draw can be wonderful or disastrous").
     # A short subject is all naming words ("what ability score bonus do tortles get").
@@ -104,10 +117,34 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     for result in results[:PASSAGES_READ]:
         seen |= set(fold_words(" ".join([*result.heading_path, result.text])))
     strange = [w for w in strange if not _misspelt(typed.get(w, w), seen)]
-    strange = [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
-    if strange and results and _names_first(question, strange, results[0]):
-        return []  # "tasha's hideous laughter": the rest names the best passage's section
-    return strange
+    return [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
+
+
+def unheld_kind(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
+    """Return whether the question asks a field of a kind of an entry that no source holds: a word no source
+    holds (`strange_words`' own, a misspelling apart) right before the name of a field's subject of the best
+    passages, and the question asking a field (one it names, or one of that subject's lines: "the armour of a
+    *grey* Bogwarden"). Whichever rule found the field, it is no answer: the books hold no grey Bogwarden. An
+    owner ("tasha's hideous laughter", "ysolde's bogwarden") names the entry itself."""
+    strange = set(_unheld_naming(question, unknown, results))
+    if not strange:
+        return False
+    words = fold_words(question.expanded)
+    # The books' label as typed ("armour") or as the table's glossary reads it ("armor").
+    said = {*words, *fold_words(question.text)}
+    for result in results[:PASSAGES_READ]:
+        for field in fields_of(result):
+            name = fold_words(field.subject.split("›")[-1])
+            if field.label == KIND or not name:
+                continue
+            asked = bool(question.fields) or any(
+                has_word(set(fold_words(field.label)), w) and w not in name for w in said
+            )
+            if asked and any(
+                w in strange and _plural_apart(name[0], words[i + 1]) for i, w in enumerate(words[:-1])
+            ):
+                return True
+    return False
 
 
 def unheld_words(question: Question, results: Sequence[LoreResult]) -> tuple[list[str], int]:

@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from itertools import pairwise
 
+from canon.number_words import CARDINALS, TENS
 from memory.fulltext import STOPWORDS
 from memory.knowledge.question import FIELD_UNITS, HOW_UNITS
 from memory.knowledge.retrieval.answer_words import (
@@ -45,8 +46,9 @@ _ASKS_AMOUNT = re.compile(
     r"|\bdc\b|\b(?:max|maximum|min|minimum)\s+(?:[\w'-]+\s+)?(?:number|amount|count)\b|\bnumber of\b"
 )
 _AMOUNT = re.compile(
-    r"\d|\b(?:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|twenty|hundred|thousand|half|"
-    r"twice|double|triple)\b",
+    r"\d|\b(?:"
+    + "|".join(w for w, n in {**CARDINALS, **TENS}.items() if n)
+    + r"|hundreds?|thousands?|half|twice|double|triple)\b",
     re.IGNORECASE,
 )
 #: How much less a sentence without an amount weighs when the question asks one.

@@ -16,7 +16,8 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    far", "hound pack how many", "hound whelp hit points"): the title with a noun after it is another thing. A
    word followed by a small word is most often a verb ("ghoul clawing at you"), and the last word of a question
    that is a bare phrase is what it asks ("bag of holding capacity"): both are left alone, as are words common in
-   the books (`RetrievalTrace.common_words`: "target", "creature").
+   the books (`RetrievalTrace.common_words`: "target", "creature"); so is a word right before the owner a passage's
+   heading names ("silvery barbs - ..." of "Barbarian: Reckless Attack"), when it is no word saying whose or which.
 5. the measure asked by "how" whose units other measures share ("how tall", "how wide"): a distance said of
    something else ("reach 15 ft.") is no height; the answer must say the measure in its own words.
 6. a name of two words after an owner's "'s" ("the owlbear's rending roar"): the owner's passage must hold the
@@ -50,7 +51,13 @@ from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
 from memory.knowledge.retrieval.answer_sibling import sibling_named
-from memory.knowledge.retrieval.answer_words import fold_words, is_number, labelled_sentences, sections_of
+from memory.knowledge.retrieval.answer_words import (
+    fold_words,
+    is_number,
+    labelled_sentences,
+    naming_word,
+    sections_of,
+)
 
 __all__ = ["supported", "unsupported"]
 
@@ -83,20 +90,30 @@ _MEASURE_WORDS = {
 }
 #: Marks between clauses: "a green dragon's breath, acid or poison" names no "breath acid".
 _CLAUSE = re.compile(r"[,;:.?!()]")
+#: Words before a name saying whose or which loosely, naming no other thing: "my wizard", "new barbarian".
+_LOOSE = frozenset(
+    {
+        *_THEIRS,
+        "new",
+        "old",
+        "first",
+        "next",
+        "last",
+        "other",
+        "big",
+        "small",
+        "young",
+        "baby",
+        "evil",
+        "good",
+        "bad",
+    }
+)
+_BRACKETED = re.compile(r"\([^)]*\)")
 #: The most words a bare naming phrase opening a question has ("young blue dragon nest rules").
 TOPIC_WORDS = 5
 #: Where a question's opening naming phrase ends: a dash or a colon between words, a sentence's end, an asking word.
 _TOPIC_END = re.compile(rf"\s[-–—]\s|:\s|[.?!]\s|\b(?:{_ASKING.pattern})\b", re.IGNORECASE)
-
-
-def _content(word: str) -> bool:
-    return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
-        and not is_number(word)
-    )
 
 
 def _kind_word(word: str) -> bool:
@@ -163,7 +180,7 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
         return []
     owner: list[str] = []
     for word in reversed(words[:mark]):
-        if not _content(word):
+        if not naming_word(word):
             # "my wizard's spell save DC": the asker's own (or a companion's) character asks a rule's field.
             return [] if word in _THEIRS else owner[:OWNER_WORDS]
         owner.append(word)
@@ -214,8 +231,8 @@ def _of_name(words: Sequence[str], seen: Sequence[str], held: _Held, common: set
         second = words[i + 2] if words[i + 1] in ("the", "a", "an") and i + 2 < len(words) else words[i + 1]
         first = words[i - 1]
         if (
-            _content(first)
-            and _content(second)
+            naming_word(first)
+            and naming_word(second)
             and first in others
             and second not in held
             and second not in common
@@ -248,7 +265,7 @@ def _after_title(
     """Return the noun after a quoted passage's title in the bare naming phrase a question opens with, when the
     passages do not hold it (rule 4), or None."""
     words = fold_words(question.expanded)
-    if words and not _content(words[0]) and words[0] not in FILLER:
+    if words and not naming_word(words[0]) and words[0] not in FILLER:
         return None  # it opens by asking, not by naming
     end = _TOPIC_END.search(question.expanded)
     topic = fold_words(question.expanded[: end.start()] if end else question.expanded)
@@ -266,9 +283,44 @@ def _after_title(
         if after is None and end is None:
             continue  # the last word of a bare question is what it asks ("bag of holding capacity")
         if (
-            _content(word)
+            naming_word(word)
             and word not in _DEGREE
             and word not in asking
+            and word not in FIELD_WORDS
+            and word not in common
+            and word not in held
+        ):
+            return word
+    return None
+
+
+def _before_title(
+    question: Question, quoted: Sequence[LoreResult], held: _Held, common: set[str]
+) -> str | None:
+    """Return the word right before the owner a quoted passage's heading names ("Barbarian" of "Barbarian
+    (Berserker): Retaliation") in the bare naming phrase a question opens with ("silvery barbs - ...", "moon druid
+    - ..."), when the passages do not hold it: it names another kind of that owner (rule 4 too), or None. A word
+    saying whose or which loosely ("my", "new") names nothing."""
+    end = _TOPIC_END.search(question.expanded)
+    words = fold_words(question.expanded)
+    if end is None or not words or not naming_word(words[0]):
+        return None  # it asks first, or names without a mark where its naming ends
+    topic = fold_words(question.expanded[: end.start()])
+    if not 2 <= len(topic) <= TOPIC_WORDS:
+        return None
+    for result in quoted:
+        owner, colon, _ = (result.heading_path[-1] if result.heading_path else "").partition(":")
+        if not colon:
+            continue  # an entry's own title: a word before it as often describes it ("flying lion thing")
+        heading = {w for w in fold_words(_BRACKETED.sub(" ", owner)) if naming_word(w)}
+        at = [i for i, w in enumerate(topic) if any(akin(w, h) for h in heading)]
+        if not at or min(at) == 0:
+            continue
+        word = topic[min(at) - 1]
+        if (
+            naming_word(word)
+            and word not in _LOOSE
+            and word not in _DEGREE
             and word not in FIELD_WORDS
             and word not in common
             and word not in held
@@ -341,6 +393,7 @@ def unsupported(
         )
         or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
+        or _before_title(question, quoted, held, folded_common)
         or sibling_named(question, results, quoted)
     )
 

@@ -10,8 +10,10 @@ from collections.abc import Sequence
 from canon.calendar import UNKNOWN
 from canon.graph import CanonReader
 from canon.graph.deaths import deaths_of
-from canon.models import EntityCard
+from canon.graph.reader import current_state
+from canon.models import EntityCard, StatementKind
 from canon.wording import Wording
+from memory.knowledge.retrieval.death_said import death_told
 
 __all__ = ["card_death", "card_deaths", "died_words", "with_deaths"]
 
@@ -28,7 +30,37 @@ async def with_deaths(reader: CanonReader, cards: Sequence[EntityCard], words: W
     }
     if not people:
         return words
-    return dataclasses.replace(words, deaths={**words.deaths, **await deaths_of(reader, people)})
+    found = await deaths_of(reader, people)
+    names = {
+        person.id: person.name
+        for card in cards
+        for view in card.relations
+        for person in (view.subject, view.object)
+        if person is not None
+    }
+    told = await _told_dead(reader, {i: names[i] for i in people if i not in found and i in names})
+    return dataclasses.replace(words, deaths={**words.deaths, **found, **told})
+
+
+async def _told_dead(reader: CanonReader, people: dict[int, str]) -> dict[int, tuple[str, int | None]]:
+    """Return those of `people` (by id, with their names) whom canon has alive by a birth or gives no state, but
+    whose description, as the reader reads it, tells their death ("He was shot dead outside the saloon"): dead,
+    nobody knows when."""
+    if not people:
+        return {}
+    said = await reader.statements(
+        subject_ids=list(people), predicates=["description", "state"], with_evidence=False
+    )
+    dead: dict[int, tuple[str, int | None]] = {}
+    for person, name in people.items():
+        own = [s for s in said if s.subject_id == person]
+        state = current_state(own)
+        if state is not None and (state.value or "").strip().casefold() != "alive":
+            continue  # missing, imprisoned, …: canon's state stands
+        described = [s.value for s in own if s.kind == StatementKind.ATTRIBUTE and s.value]
+        if described and death_told(name, described[-1]) is not None:
+            dead[person] = (UNKNOWN, None)
+    return dead
 
 
 def died_words(words: Wording, death: tuple[str, int | None]) -> str:

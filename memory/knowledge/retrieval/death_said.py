@@ -17,7 +17,7 @@ from memory.knowledge.models import CanonFact
 from memory.knowledge.retrieval.answer_words import sentences
 from memory.knowledge.retrieval.lives import own_death
 
-__all__ = ["death_said"]
+__all__ = ["death_said", "death_told"]
 
 #: Words that make a death in a sentence a belief, a near thing or a thing survived, never a death.
 _HEDGED = re.compile(
@@ -36,10 +36,16 @@ def death_said(fact: CanonFact) -> str | None:
         return None
     head = f"{possessive(fact.entity_name)} description: "
     told = fact.description or next((f[len(head) :] for f in fact.facts if f.startswith(head)), "")
-    for sentence in sentences(told):
+    return death_told(fact.entity_name, told)
+
+
+def death_told(name: str, description: str | None) -> str | None:
+    """Return the sentence of a description telling its subject died, unhedged, as "Eli Hatch was shot dead …";
+    else None."""
+    for sentence in sentences(description or ""):
         if _HEDGED.search(sentence):
             continue
-        death = own_death(fact.entity_name, sentence)
+        death = own_death(name, sentence)
         if death is not None:
             return death
     return None

@@ -52,9 +52,10 @@ PLAYER_READS = {
     "who were the sheriffs of Redgulch?": (
         f"Sheriff of Redgulch was held by Wade Callow (from year 98 to 116 {LY}) and Nell Harper (since year 116 {LY})."
     ),
-    # Eli Hatch's death only his description tells: canon keeps him a living member (what is left to do).
+    # Eli Hatch's death only his description tells: a late member all the same, nobody knows since when.
     "who are the members of the Miners' Union?": (
-        f"Eli Hatch, Tomas Reyes and Maggie Doyle are members of the Miners' Union; Jed Hatch (died on 3 Ashsnow, year 108 {LY}) was a member too."
+        "Tomas Reyes and Maggie Doyle are members of the Miners' Union; Jed Hatch (died on 3 Ashsnow, year 108 "
+        f"{LY}) and the late Eli Hatch were members too."
     ),
     "who leads the Miners' Union?": "Tomas Reyes leads the Miners' Union.",
     "who was Abigail Crane's husband?": "Abigail Crane was married to Josiah Crane.",
@@ -117,8 +118,8 @@ MORE_READS = {
     ),
     "who was mayor of Redgulch in 100?": f"In year 100, Josiah Crane was Mayor of Redgulch (from year 91 to 108 {LY}).",
     "how many members does the Miners' Union have?": (
-        "The Miners' Union has three living members: Eli Hatch, Tomas Reyes and Maggie Doyle; Jed Hatch (died on 3 "
-        f"Ashsnow, year 108 {LY}) was a member too."
+        "The Miners' Union has two living members: Tomas Reyes and Maggie Doyle; Jed Hatch (died on 3 Ashsnow, year "
+        f"108 {LY}) and the late Eli Hatch were members too."
     ),
     "who is Eleanor Voss?": "Nothing the table knows says who Eleanor Voss is.",
     "when did Eli Hatch die?": "Eli Hatch was shot dead outside the Lucky Strike Saloon in the summer of 119 LY.",
@@ -135,6 +136,7 @@ MORE_READS = {
         "Nothing the table knows says who was Mayor of Redgulch when the Silver Strike took place, on 14 Dustwind, "
         f"year 89 {LY}."
     ),
+    "who is Abigail Crane married to?": f"Abigail Crane was married to Josiah Crane (died on 3 Ashsnow, year 108 {LY}).",
     "where was Tomas Reyes killed?": (
         f"Nothing the table knows says Tomas Reyes died; Tomas Reyes is alive, born in year 92 {LY}."
     ),

@@ -36,7 +36,10 @@ READS = {
     "who is the storm regent": "Odile Brack is the Storm Regent, who holds the Tern Isles for the absent heir.",
     # An office "of" somewhere reads bare; the description joins it, the subject said once.
     "whos the keeper of bells": "Pell Haskin was Keeper of Bells, a stooped bell-founder from Harrow Ford.",
-    "who is odile married to": "Odile Brack is married to Pell Haskin.",
+    # A widow's spouse, dead, as she was married: no "is" the table knows to be over.
+    "who is odile married to": (
+        "Odile Brack was married to Pell Haskin (died on 2 Sunmonth, year 410 of the Age of Gulls)."
+    ),
     # Event names: a common noun before "of" takes "the"; "The Long Thaw" lowers its article mid-sentence.
     "was odile at the siege of harrow ford": (
         "Yes: Odile Brack took part in the Siege of Harrow Ford on 7 Wavemonth, year 402 of the Age of Gulls."

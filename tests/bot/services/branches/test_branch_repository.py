@@ -17,6 +17,7 @@ from canon.campaigns import Campaign
 from canon.errors import NotFound
 from canon.forks import ForkPoint
 from canon.storage import Database
+from memory.knowledge.book_glossary_rows import keep_glossary, kept_glossary
 from memory.scene_tables import SceneRow
 from memory.scenes import SceneStatus
 
@@ -133,9 +134,15 @@ async def test_deleting_a_campaigns_rows_leaves_every_other_campaigns_alone(db: 
         await scene(db, campaign, channel, 1, SceneStatus.COMPLETED)
         await bind(db, channel, "channel", campaign)
 
+    # Glossaries of their books each made (kept by a digest of the sources, not as a campaign's rows).
+    for campaign, digest in ((branch, "b" * 64), (coast, "c" * 64)):
+        await db.run(lambda s, c=campaign, d=digest: keep_glossary(s, d, c.id, {"vacuum": "cold"}))
+
     counts = await db.run(lambda s: repo.delete_campaign_rows(s, branch.id))
 
-    assert counts == {"scenes": 1, "channel_bindings": 1}
+    assert counts == {"scenes": 1, "channel_bindings": 1, "knowledge_book_glossaries": 1}
+    assert await db.run(lambda s: kept_glossary(s, "b" * 64)) is None
+    assert await db.run(lambda s: kept_glossary(s, "c" * 64)) == {"vacuum": "cold"}
     async with db.session() as session:
         with pytest.raises(NotFound):
             await campaigns.get_campaign(session, branch.id)

@@ -83,6 +83,10 @@ def test_a_real_trait_or_a_rule_asked_of_its_owner_is_answered() -> None:
     # A field's word or a kind of thing after the owner names nothing of its own.
     assert owned_unheld(fold_words("the troll's claws damage"), held, ()) is None
     assert owned_unheld(fold_words("the troll's swamp attack"), held, ()) is None
+    # A name asked of the thing owned, or a tie of kin in the table's words, is no made-up name.
+    assert owned_unheld(fold_words("what is the troll's pet called"), held, ()) is None
+    assert owned_unheld(fold_words("who is the troll's real mum"), held, ()) is None
+    assert owned_unheld(fold_words("who is the troll's eldest da"), held, ()) is None
     # An owner the passages do not hold is another rule's to judge.
     assert owned_unheld(fold_words("the hag's acid spit"), held, ()) is None
 
@@ -183,3 +187,31 @@ def test_a_thing_named_with_its_kind_is_held_by_the_passage_quoted() -> None:
     assert kind_unheld(fold_words("what level spell is mire grasp"), held) is None
     # A spell whose name holds "monster" ("hold monster") is no monster named.
     assert kind_unheld(fold_words("can it be affected by a hold monster"), held) is None
+
+
+def test_a_trait_named_with_its_kind_is_held_by_the_creatures_passage() -> None:
+    held = _held(TROLL)
+    assert kind_unheld(fold_words("does the marsh troll have a bog howl ability"), held) == "howl"
+    assert kind_unheld(fold_words("how does the troll's claws attack work"), held) is None
+    assert kind_unheld(fold_words("can the troll take a bonus action"), held) is None
+    # A word the books write as two ("off-hand") is held by its halves.
+    assert kind_unheld(fold_words("the offhand attack"), set(fold_words("an off-hand attack"))) is None
+
+
+FURY = passage(
+    "## Warden: Ember Fury\n\n*Warden feature, level 3*\n\nWhen you take damage, you can use your reaction to "
+    "strike back.",
+    "Class Features",
+    "Warden: Ember Fury",
+    chunk_id=55,
+)
+
+
+def test_a_word_before_a_features_owner_in_an_opening_phrase_names_another_kind_of_it() -> None:
+    said = _quoting("When you take damage, you can use your reaction to strike back.")
+    assert (
+        unsupported(analyse("storm warden - can i strike back with a reaction"), [], [FURY], said) == "storm"
+    )
+    # The owner alone, or said whose or which loosely, is the owner of the feature quoted.
+    assert unsupported(analyse("warden - can i strike back with a reaction"), [], [FURY], said) is None
+    assert unsupported(analyse("new warden - can i strike back with a reaction"), [], [FURY], said) is None

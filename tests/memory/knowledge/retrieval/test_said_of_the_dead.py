@@ -180,3 +180,13 @@ def test_an_office_is_asked_at_the_time_of_an_event(question: str, title: str, e
 def test_an_office_said_as_its_places_is_its_title() -> None:
     assert possessed_title("ferrow's reeve") == "reeve of ferrow"
     assert possessed_title("reeve of ferrow") is None
+
+
+def test_a_group_member_dead_only_by_the_description_is_a_late_member() -> None:
+    from memory.knowledge.retrieval.death_said import death_told
+
+    assert death_told("Eli Hatch", "A union man. He was shot dead outside the saloon.") == (
+        "Eli Hatch was shot dead outside the saloon"
+    )
+    assert death_told("Eli Hatch", "A union man. He was thought dead, but walked home.") is None
+    assert death_told("Eli Hatch", "A union man who swore to avenge his brother's death.") is None

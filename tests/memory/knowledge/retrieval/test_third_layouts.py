@@ -108,6 +108,8 @@ def test_an_amount_asked_that_the_sentence_does_not_say_is_nothing_known() -> No
     # An amount said, in figures or words, answers; a question asking no amount is left alone.
     assert amount_unsaid("how much does the ferry charge", _said("The ferry charges two bits. [1]")) is None
     assert amount_unsaid("how many guards walk the wall", _said("A dozen guards walk the wall. [1]")) is None
+    for said in ("Forty barges", "Seventeen barges", "Ninety-one barges", "Sixty barges"):
+        assert amount_unsaid("how many barges ply the sump", _said(f"{said} ply the Sump. [1]")) is None, said
     assert amount_unsaid("who keeps the ferry", ferry) is None
 
 
