@@ -9,6 +9,8 @@ import pytest
 from canon.models import Viewer
 from canon.storage import Database
 from memory.knowledge.answer_models import AnswerMode, Citation, ShortAnswer
+from memory.knowledge.ask_compared import each_compared
+from memory.knowledge.models import Answer, RetrievalTrace
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_comparison import (
     comparison,
@@ -131,6 +133,7 @@ async def test_a_player_never_sees_a_gm_only_side_of_a_comparison(db: Database, 
         unknown = await service.ask(plain_campaign, question, viewer=Viewer.PLAYER)
         assert hidden.reply is not None and unknown.reply is not None
         assert hidden.reply.text == unknown.reply.text, question
+        assert not hidden.reply.known, hidden.reply.text  # the rover's line alone says not which is faster
         assert not any(word in hidden.reply.text for word in ("120", "900", "prototype")), hidden.reply.text
     both = await service.ask(
         plain_campaign, "which is faster, a skimmer or a dune rover?", viewer=Viewer.PLAYER
@@ -162,6 +165,7 @@ async def test_a_made_up_side_of_a_field_said_in_prose_says_nothing_of_the_other
         campaign, "which does more damage, ember hex or glimmer hex?", viewer=Viewer.PLAYER
     )
     assert made_up.reply is not None and "2d10" not in made_up.reply.text, made_up.reply.text
+    assert not made_up.reply.known, made_up.reply.text
 
 
 def _said(text: str, label: str) -> ShortAnswer:
@@ -192,3 +196,43 @@ def test_a_comparison_asking_a_quality_of_its_own_is_not_answered_at_a_glance() 
     assert (
         comparison(analyse("which is roomier, a dune rover or a skimmer"), [], ALL) is None
     )  # no parts read
+
+
+def _answered(reply: ShortAnswer, unknown: list[str]) -> Answer:
+    trace = RetrievalTrace(
+        preset="default",
+        mode="hybrid",
+        lexical_query=None,
+        lexical_candidates=0,
+        semantic_candidates=0,
+        semantic_status="ok",
+        entity_matches=[],
+        allowed_sources=1,
+        blocked_sources=0,
+        candidates=[],
+        budgets={},
+        used_tokens={},
+        timings_ms={},
+        unknown_words=unknown,
+    )
+    return Answer(
+        campaign_id=1, question="q", viewer="player", results=[], canon_facts=[], trace=trace, reply=reply
+    )
+
+
+async def test_one_sides_line_is_no_answer_when_the_other_side_is_a_word_no_source_holds() -> None:
+    async def never(question: str) -> Answer:
+        raise AssertionError(question)
+
+    rover = _said("Dune Rover's speed is 40 ft. [1]", "Motor Pool › Dune Rover")
+    asked = analyse("which is faster, a dune rover or a glimmerdrake?")
+    said = await each_compared(_answered(rover, ["glimmerdrake"]), asked, never)
+    assert said.reply is not None and not said.reply.known
+    assert (
+        said.reply.text
+        == "Nothing the table knows answers “which is faster, a dune rover or a glimmerdrake?”."
+    )
+    assert not any(c.cited for c in said.reply.citations)
+    # Both sides held by some source: the answer stands as it was.
+    kept = await each_compared(_answered(rover, []), asked, never)
+    assert kept.reply is rover
