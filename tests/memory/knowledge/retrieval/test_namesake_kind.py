@@ -13,6 +13,7 @@ from canon.storage import Database
 from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_nothing import nothing_known
 from memory.knowledge.retrieval.answer_scope import unheld_kind
+from memory.knowledge.retrieval.answer_step import reply
 from tests.helpers.knowledge_helpers import knowledge_service, new_campaign
 from tests.memory.knowledge.retrieval.test_answer import passage
 
@@ -96,6 +97,10 @@ async def test_a_kind_no_source_holds_before_an_entrys_name_has_no_field(
     assert "18" in await ask("what is the armour of an elder bogwarden?")
     assert "2" in await ask("what is the armour of a mire stalker?")
     assert "7" in await ask("what is the vigour of a gulper?")
+    # Asked whole, a kind no source holds is nothing known too.
+    for question in ("what is a grey bogwarden?", "tell me about the grey bogwarden", "grey bogwarden stats"):
+        assert await ask(question) == nothing_known(question), question
+    assert "moss" in await ask("tell me about the elder bogwarden")
 
 
 def test_an_owner_or_a_question_asking_no_field_is_no_unheld_kind() -> None:
@@ -114,6 +119,60 @@ def test_an_owner_or_a_question_asking_no_field_is_no_unheld_kind() -> None:
     # The entry named alone, or by an owner the books do not know ("tasha's hideous laughter"), is the entry.
     assert not unheld_kind(analyse("the armour of a bogwarden"), [], [bogwarden])
     assert not unheld_kind(analyse("ysolde's bogwarden armour"), ["ysolde"], [bogwarden])
-    # No field asked: the word only qualifies the entry named ("wraithkin echoes"); a misspelling is no kind.
-    assert not unheld_kind(analyse("grey bogwarden"), ["grey"], [bogwarden])
+    # Asked whole, the made-up kind is asked all the same; a misspelling is no kind.
+    assert unheld_kind(analyse("grey bogwarden"), ["grey"], [bogwarden])
     assert not unheld_kind(analyse("bogwaden armour"), ["bogwaden"], [bogwarden])
+    assert not unheld_kind(analyse("tell me about the bogwaden"), ["bogwaden"], [bogwarden])
+
+
+def test_a_kind_no_source_holds_asked_whole_is_an_unheld_kind() -> None:
+    bogwarden = passage(
+        "## Bogwarden\n\nA hulking keeper of the reed-marshes.\n\n**Armour:** 15\n**Vigour:** 22",
+        "Fenreach Bestiary",
+        "Bogwarden",
+    )
+    for question in (
+        "what is a grey bogwarden?",
+        "tell me about the grey bogwarden",
+        "grey bogwarden stats",
+        "describe the mossbacked bogwardens",
+        "so what are grey bogwardens",
+    ):
+        unknown = [w for w in ("grey", "mossbacked") if w in question]
+        assert unheld_kind(analyse(question), unknown, [bogwarden]), question
+    for question, unknown in (
+        ("what is a bogwarden?", []),
+        ("ysolde's bogwarden", ["ysolde"]),
+        ("tell me about ysoldes bogwarden", ["ysoldes"]),  # an owner typed without its apostrophe
+        ("what's that big bogwarden thing", ["big"]),  # a word describing loosely
+        ("what is an old bogwarden", ["old"]),
+        ("grey bogwarden lair tactics", ["grey", "lair", "tactics"]),  # more asked than the entry
+        ("what is a grey wolf", ["grey", "wolf"]),  # another thing named
+    ):
+        assert not unheld_kind(analyse(question), unknown, [bogwarden]), question
+
+
+def test_a_kind_no_source_holds_asked_whole_is_nothing_known_word_for_word() -> None:
+    reedcat = passage(
+        "## Reedcat\n\nA lean cat of the reed beds that hunts herons at dusk. Reedcats are shy of fire.\n\n"
+        "**Armour:** 12\n**Vigour:** 9",
+        "Saltmarsh Wildlife",
+        "Reedcat",
+    )
+    for question, unknown in (
+        ("what is a grey reedcat?", ["grey"]),
+        ("tell me about the grey reedcat", ["grey"]),
+        ("grey reedcat", ["grey"]),
+        ("tell me about the striped reedcats", ["striped"]),
+    ):
+        answer = reply(analyse(question), [], [reedcat], unknown)
+        assert not answer.known and answer.text == nothing_known(question), question
+    # The entry itself, by its name, an owner or a loose description, answers.
+    for question, unknown in (
+        ("what is a reedcat", []),
+        ("ysolde's reedcat", ["ysolde"]),
+        ("what's that big reedcat thing", ["big"]),
+        ("tell me about the reedcta", ["reedcta"]),  # a misspelling of its name
+    ):
+        answer = reply(analyse(question), [], [reedcat], unknown)
+        assert answer.known and "reed" in answer.text.lower(), question
