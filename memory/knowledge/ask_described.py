@@ -25,6 +25,7 @@ from functools import partial
 from canon.models import Viewer
 from canon.visibility import Knowing
 from memory.knowledge.answer_models import ShortAnswer
+from memory.knowledge.ask_compared import each_compared
 from memory.knowledge.models import Answer, LoreResult
 from memory.knowledge.question import Question, analyse
 from memory.knowledge.retrieval import Reads, Retriever, SearchConfig
@@ -50,6 +51,19 @@ class DescribedAsking:
     async def _reply(self, asked: Question, answer: Answer, reads: Reads | None = None) -> ShortAnswer:
         raise NotImplementedError
 
+    async def _part(
+        self,
+        campaign_id: int,
+        part: str,
+        viewer: Viewer,
+        limit: int,
+        config: SearchConfig,
+        glossary: Mapping[str, str],
+        knowing: Knowing | None,
+        reads: Reads,
+    ) -> Answer:
+        raise NotImplementedError
+
     async def _replied(
         self, asked: Question, answer: Answer, glossary: Mapping[str, str], where: Where
     ) -> Answer:
@@ -70,7 +84,12 @@ class DescribedAsking:
         early = SearchedEarly.of(asked, glossary, search)
         try:
             first = answer.model_copy(update={"reply": await read(asked, answer)})
-            return await by_description(asked, glossary, early or search, read, first) or first
+            said = await by_description(asked, glossary, early or search, read, first) or first
+            # A comparison of a field no line holds: each part asked on its own (`ask_compared`).
+            part = partial(self._part, answer.campaign_id, viewer=viewer, limit=limit, config=config)
+            return await each_compared(
+                said, asked, partial(part, glossary=glossary, knowing=knowing, reads=reads)
+            )
         finally:
             if early is not None:
                 await early.settled()

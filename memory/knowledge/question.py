@@ -188,6 +188,11 @@ _SPLIT = re.compile(r",|;|\bor\b|\bthan\b|\bvs\.?|\bversus\b|\bcompared (?:to|wi
 #: "Compare the AC of plate and chain mail", "the difference in cost between a rapier and a longsword", "how do
 #: the hit points of an ogre and a troll compare": a field of two things set side by side, joined by "and"/"with".
 _COMPARING = re.compile(r"\b(?:compar(?:e|es|ed|ing|ison)|differen(?:ce|t)|differ)\b")
+#: "greataxe vs greatsword": two things and nothing else asked of them, each said at a glance.
+_BARE_VERSUS = re.compile(
+    r"^(?!.*\b(?:what|how|who|when|where|why|can|could|does|do|did|should|would|will|if|when|against)\b)"
+    r"[^,;:]+?\s(?:vs\.?|versus)\s[^,;:]+$"
+)
 _SPLIT_COMPARED = re.compile(r",|;|\band\b|\bwith\b|\bto\b|\bbetween\b")
 _YES_NO = re.compile(r"^(?:is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b")
 _DEFINITION = re.compile(
@@ -417,9 +422,10 @@ def _compared_parts(rest: str, field_named: bool) -> list[list[str]]:
     """Return the two things a field of which is set side by side ("compare the AC of plate and chain mail",
     "the difference in crew between the Heron and the Gull"), or none. A field the question names in a book's own
     words ("hull points") is said before "of"/"in"; without one, "compare the Gull and the Heron" asks no field."""
-    before, _, after = rest.partition(" between ")
+    after = rest.partition(" between ")[2]
     told = after or rest
-    if not field_named and not re.search(r"\b(?:of|in)\b", before if after else rest):
+    # "the difference between a longsword and a greatsword": two things set side by side, each said at a glance.
+    if not field_named and not after and not re.search(r"\b(?:of|in)\b", rest):
         return []
     pieces = [_subject_words(_COMPARING.sub(" ", p)) for p in _SPLIT_COMPARED.split(told)]
     parts = [p for p in pieces if p]
@@ -460,7 +466,7 @@ def analyse(question: str, glossary: Mapping[str, str] | None = None) -> Questio
         _COMPARATIVE.search(folded)
         or re.search(r"\b(?!rather\b|other\b|under\b|after\b)\w+er than\b", folded)
     ) and bool(between)
-    if comparison or (fields and between):
+    if comparison or (fields and between) or _BARE_VERSUS.match(rest):
         pieces = [_subject_words(p) for p in _SPLIT.split(rest)]
         parts = [p for p in pieces if p][-2:]
         if len(parts) < 2:

@@ -256,9 +256,8 @@ async def test_with_the_vector_server_down_the_answer_comes_by_words_and_says_so
     emu, chan, pat = world.emu, world.channel, world.pat
     imported = await import_file(world, "world.md", WORLD)
     assert "found by meaning and by words" in everything(imported.message)
-    healthy = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
-    assert "King Aldric" in everything(healthy.message) and "⚠️" not in everything(healthy.message)
 
+    # Down before the campaign's vectors were ever searched: none are held, the words alone answer, and say so.
     server.stop()
     asked = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
     shown = everything(asked.message)
@@ -270,6 +269,14 @@ async def test_with_the_vector_server_down_the_answer_comes_by_words_and_says_so
         for e in (await emu.click(asked.message, why_id(asked.message, "src"), pat)).embeds
     ]
     assert "words only" in sources
+
+    # Back: searched by meaning again, its vectors now held by the bot, which serve while the server is away.
+    server.start()
+    healthy = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
+    assert "King Aldric" in everything(healthy.message) and "⚠️" not in everything(healthy.message)
+    server.stop()
+    held = await emu.invoke(chan, pat, "lore ask", question="who rules from the Gull Throne?")
+    assert "King Aldric" in everything(held.message) and "⚠️" not in everything(held.message)
 
 
 PROSE = """# The Fall of Greywatch

@@ -18,10 +18,10 @@ from __future__ import annotations
 from collections.abc import Container, Sequence
 
 from memory.fulltext import STOPWORDS
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER
-from memory.knowledge.retrieval.answer_words import is_number
+from memory.knowledge.question import FIELD_WORDS
+from memory.knowledge.retrieval.answer_words import naming_word
 
-__all__ = ["kind_unheld"]
+__all__ = ["LOOSE", "kind_unheld"]
 
 #: The kinds of thing a player names a thing by ("the hex spell", "the oath of vengeance").
 KINDS = frozenset(
@@ -34,7 +34,7 @@ KINDS = frozenset(
     }
 )
 #: Words before a kind that say which one loosely, naming none: "a good spell", "another feat", "my first spell".
-_LOOSE = frozenset(
+LOOSE = frozenset(
     {
         *("good", "bad", "best", "better", "worst", "strong", "strongest", "powerful", "weak", "cool", "new"),
         *("other", "another", "same", "first", "second", "third", "last", "next", "big", "small", "low"),
@@ -53,14 +53,10 @@ HALF_LEAST = 3
 
 def _naming(word: str) -> bool:
     return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
-        and word not in _LOOSE
+        naming_word(word)
+        and word not in LOOSE
         and word not in FIELD_WORDS
         and word not in KINDS
-        and not is_number(word)
         and not word.endswith("est")
     )
 

@@ -17,9 +17,8 @@ from __future__ import annotations
 
 from collections.abc import Container, Sequence
 
-from memory.fulltext import STOPWORDS
-from memory.knowledge.question import CHATTER, FIELD_WORDS, FILLER
-from memory.knowledge.retrieval.answer_words import is_number
+from memory.knowledge.question import FIELD_WORDS
+from memory.knowledge.retrieval.answer_words import naming_word
 from memory.knowledge.retrieval.kin import KIN_WORDS
 
 __all__ = ["owned_unheld"]
@@ -50,16 +49,6 @@ _GENERIC = frozenset(
 )
 
 
-def _naming(word: str) -> bool:
-    return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
-        and not is_number(word)
-    )
-
-
 def owned_unheld(
     words: Sequence[str], held: Container[str], common: Container[str], names: Container[str] = ()
 ) -> str | None:
@@ -69,12 +58,12 @@ def owned_unheld(
     that name no thing of their own (the fields asked); `names`: the last words of
     the quoted passages' blocks' names ("gaze" of "Petrifying Gaze")."""
     for at, word in enumerate(words):
-        if word != "s" or at == 0 or not _naming(words[at - 1]) or words[at - 1] not in held:
+        if word != "s" or at == 0 or not naming_word(words[at - 1]) or words[at - 1] not in held:
             continue
         if at > 1 and words[at - 2] in _THEIRS:
             continue  # "my rogue's sneak attack": the asker's character, asking a rule
         name = words[at + 1 : at + 3]
-        if len(name) < 2 or not all(_naming(w) for w in name):
+        if len(name) < 2 or not all(naming_word(w) for w in name):
             continue
         if at + 3 < len(words) and words[at + 3] == "s":
             continue  # "the hound's pack leader's bite": another owner follows

@@ -8,6 +8,13 @@ it ("tasha's hideous laughter": the books call it Hideous Laughter). The retriev
 holds (`RetrievalTrace.unknown_words`); the table's chatter ("guys", "whats") is no question's subject, nor is
 its word for what the books say otherwise ("formula": `glossary.RELATED`).
 
+`unheld_kind`: such a word right before the name of an entry the books hold, in a question asking one of its
+fields ("the armour of a *grey* Bogwarden" of a bestiary with no grey kind), asks of a kind no source holds:
+whichever rule found the field (a line, a stat line, a table's row), the answer is "nothing known", word for word
+as of a name nobody wrote. Asked whole ("what is a grey bogwarden", "grey bogwarden stats"), it is no answer
+either. An owner ("tasha's hideous laughter", "ysoldes bogwarden"), a kind the books hold ("elder") or a word
+describing loosely ("that big bogwarden thing") is the entry.
+
 `off_subject`: sentences quoted from a lesser passage only (the best one said nothing that answers) must be
 about what is asked: the passage's headings or the sentences quoted hold the subject's first naming word and at
 least half of its naming words (typos forgiven). Otherwise the sentence shares the question's other words only
@@ -33,6 +40,7 @@ from memory.fulltext import STOPWORDS
 from memory.knowledge.fields import KIND, fields_of
 from memory.knowledge.models import LoreResult
 from memory.knowledge.question import CHATTER, FILLER, Question, ending_verb
+from memory.knowledge.retrieval.answer_kind_named import LOOSE
 from memory.knowledge.retrieval.answer_words import (
     ABBREVIATIONS,
     fold_words,
@@ -53,6 +61,7 @@ __all__ = [
     "narrowed",
     "off_subject",
     "strange_words",
+    "unheld_kind",
     "unheld_words",
 ]
 
@@ -66,6 +75,12 @@ _JOINS = frozenset({"of", "s"})
 AMOUNT_ASKED = frozenset({"number", "amount", "count", "total", "max", "maximum", "min", "minimum", "limit"})
 #: A word no source holds is a misspelling of a passage's word when it is this close (and starts alike).
 TYPO_RATIO = 75
+#: Words describing a thing loosely, naming no kind of it: "that *big* bogwarden thing", "an *old* owlbear".
+_DESCRIBING = LOOSE | {"old", "young", "little", "large", "huge", "tiny", "scary", "weird", "angry", "wild"}
+#: Words after an entry's name that ask it whole: "grey bogwarden *stats*".
+_WHOLE_ASKED = frozenset(
+    {"stats", "stat", "statblock", "statblocks", "block", "entry", "info", "lore", "details"}
+)
 #: The letters of a word, as the unknown words' lookup reads it (`retrieval.words`: "morv5" is "morv").
 _LETTERS = re.compile(r"[^\W\d_]+")
 
@@ -84,6 +99,13 @@ def _misspelt(word: str, words: set[str]) -> bool:
 def strange_words(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> list[str]:
     """Return the words naming what the question is about that no source the asker may read holds, and that
     are not a misspelling of a word of the best passages (see the module docstring)."""
+    strange = _unheld_naming(question, unknown, results)
+    if strange and results and _names_first(question, strange, results[0]):
+        return []  # "tasha's hideous laughter": the rest names the best passage's section
+    return strange
+
+
+def _unheld_naming(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> list[str]:
     # What a question is about comes first; a long description's later words are the table's own
     # ("a cursed deck of cards where each draw can be wonderful or disastrous").
     # A short subject is all naming words ("what ability score bonus do tortles get").
@@ -104,10 +126,66 @@ def strange_words(question: Question, unknown: Sequence[str], results: Sequence[
     for result in results[:PASSAGES_READ]:
         seen |= set(fold_words(" ".join([*result.heading_path, result.text])))
     strange = [w for w in strange if not _misspelt(typed.get(w, w), seen)]
-    strange = [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
-    if strange and results and _names_first(question, strange, results[0]):
-        return []  # "tasha's hideous laughter": the rest names the best passage's section
-    return strange
+    return [w for w in strange if w not in related_said(sorted(seen), [w])]  # "money": the books' "coin"
+
+
+def unheld_kind(question: Question, unknown: Sequence[str], results: Sequence[LoreResult]) -> bool:
+    """Return whether the question asks a field of a kind of an entry that no source holds: a word no source
+    holds (`strange_words`' own, a misspelling apart) right before the name of a field's subject of the best
+    passages, and the question asking a field (one it names, or one of that subject's lines: "the armour of a
+    *grey* Bogwarden"), or the entry whole (`_kind_asked_whole`). Whichever rule found it, it is no answer: the
+    books hold no grey Bogwarden. An owner ("tasha's hideous laughter", "ysolde's bogwarden") names the entry."""
+    strange = set(_unheld_naming(question, unknown, results))
+    if not strange:
+        return False
+    words = fold_words(question.expanded)
+    # The books' label as typed ("armour") or as the table's glossary reads it ("armor").
+    said = {*words, *fold_words(question.text)}
+    for result in results[:PASSAGES_READ]:
+        for field in fields_of(result):
+            name = fold_words(field.subject.split("›")[-1])
+            if field.label == KIND or not name:
+                continue
+            asked = bool(question.fields) or any(
+                has_word(set(fold_words(field.label)), w) and w not in name for w in said
+            )
+            if asked and any(
+                w in strange and _plural_apart(name[0], words[i + 1]) for i, w in enumerate(words[:-1])
+            ):
+                return True
+    return not question.fields and _kind_asked_whole(question, strange, results)
+
+
+def _kind_asked_whole(question: Question, strange: set[str], results: Sequence[LoreResult]) -> bool:
+    """Return whether the question asks a kind no source holds of a best passage's entry, whole ("what is a
+    *grey* Bogwarden", "grey bogwarden stats"): its subject is the entry's title (a plural apart) after such a
+    word said right before it, and nothing else but a word asking the whole entry. A word describing loosely
+    ("that *big* bogwarden thing") or an owner typed without its apostrophe ("ysoldes bogwarden") is no kind."""
+    kinds = {w for w in strange if w not in _DESCRIBING and not (w.endswith("s") and not w.endswith("ss"))}
+    words = fold_words(question.expanded)
+    subject = [w for w in fold_words(" ".join(question.subject)) if w not in STOPWORDS]
+    for result in results[:PASSAGES_READ]:
+        title = [
+            w
+            for w in fold_words(result.heading_path[-1] if result.heading_path else "")
+            if w not in STOPWORDS
+        ]
+        if not title:
+            continue
+        for j in range(1, len(subject) - len(title) + 1):
+            named = subject[j : j + len(title)]
+            if not all(_plural_apart(t, w) for t, w in zip(title, named, strict=True)):
+                continue
+            rest = subject[j + len(title) :]
+            if (
+                all(w in strange for w in subject[:j])
+                and all(w in _WHOLE_ASKED for w in rest)
+                and any(
+                    w in kinds and _plural_apart(title[0], words[i + 1]) for i, w in enumerate(words[:-1])
+                )
+            ):
+                return True
+    return False
 
 
 def unheld_words(question: Question, results: Sequence[LoreResult]) -> tuple[list[str], int]:

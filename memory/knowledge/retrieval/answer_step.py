@@ -73,6 +73,7 @@ from memory.knowledge.retrieval.answer_scope import (
     narrowed,
     off_subject,
     strange_words,
+    unheld_kind,
     unheld_words,
 )
 from memory.knowledge.retrieval.answer_supported import supported
@@ -140,10 +141,12 @@ def reply(
         if sure is not None and another_kind(question, facts, results, sure):
             sure = None  # "a modest lifestyle" for a wealthy one: the word step declined it, so does this one
         answer = supported(question, facts, results, sure or answer, common)
-    if not holds_asked(question.text, facts, results, answer):
+    if not holds_asked(question.text, facts, results, answer) or (
+        answer.known and unheld_kind(question, unknown, results)
+    ):
         answer = _nothing(
             question, facts, results
-        )  # whichever rule quoted it: no price for "what does X sell for"
+        )  # whichever rule quoted it: no price for "what does X sell for", no field of a grey Bogwarden
     answer = gm_reading(question.text, facts, results, answer) or answer  # a GM-only section's, for the GM
     answer = worked(question, facts, results, answer)  # the rule worked out with the question's own number
     return amount_unsaid(question.text, answer) or answer  # an amount asked, none said (`answer_amount`)

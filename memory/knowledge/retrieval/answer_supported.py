@@ -51,7 +51,13 @@ from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
 from memory.knowledge.retrieval.answer_sibling import sibling_named
-from memory.knowledge.retrieval.answer_words import fold_words, is_number, labelled_sentences, sections_of
+from memory.knowledge.retrieval.answer_words import (
+    fold_words,
+    is_number,
+    labelled_sentences,
+    naming_word,
+    sections_of,
+)
 
 __all__ = ["supported", "unsupported"]
 
@@ -108,16 +114,6 @@ _BRACKETED = re.compile(r"\([^)]*\)")
 TOPIC_WORDS = 5
 #: Where a question's opening naming phrase ends: a dash or a colon between words, a sentence's end, an asking word.
 _TOPIC_END = re.compile(rf"\s[-–—]\s|:\s|[.?!]\s|\b(?:{_ASKING.pattern})\b", re.IGNORECASE)
-
-
-def _content(word: str) -> bool:
-    return (
-        len(word) > 1
-        and word not in STOPWORDS
-        and word not in CHATTER
-        and word not in FILLER
-        and not is_number(word)
-    )
 
 
 def _kind_word(word: str) -> bool:
@@ -184,7 +180,7 @@ def _owner(words: Sequence[str], at: int) -> list[str]:
         return []
     owner: list[str] = []
     for word in reversed(words[:mark]):
-        if not _content(word):
+        if not naming_word(word):
             # "my wizard's spell save DC": the asker's own (or a companion's) character asks a rule's field.
             return [] if word in _THEIRS else owner[:OWNER_WORDS]
         owner.append(word)
@@ -235,8 +231,8 @@ def _of_name(words: Sequence[str], seen: Sequence[str], held: _Held, common: set
         second = words[i + 2] if words[i + 1] in ("the", "a", "an") and i + 2 < len(words) else words[i + 1]
         first = words[i - 1]
         if (
-            _content(first)
-            and _content(second)
+            naming_word(first)
+            and naming_word(second)
             and first in others
             and second not in held
             and second not in common
@@ -269,7 +265,7 @@ def _after_title(
     """Return the noun after a quoted passage's title in the bare naming phrase a question opens with, when the
     passages do not hold it (rule 4), or None."""
     words = fold_words(question.expanded)
-    if words and not _content(words[0]) and words[0] not in FILLER:
+    if words and not naming_word(words[0]) and words[0] not in FILLER:
         return None  # it opens by asking, not by naming
     end = _TOPIC_END.search(question.expanded)
     topic = fold_words(question.expanded[: end.start()] if end else question.expanded)
@@ -287,7 +283,7 @@ def _after_title(
         if after is None and end is None:
             continue  # the last word of a bare question is what it asks ("bag of holding capacity")
         if (
-            _content(word)
+            naming_word(word)
             and word not in _DEGREE
             and word not in asking
             and word not in FIELD_WORDS
@@ -307,7 +303,7 @@ def _before_title(
     saying whose or which loosely ("my", "new") names nothing."""
     end = _TOPIC_END.search(question.expanded)
     words = fold_words(question.expanded)
-    if end is None or not words or not _content(words[0]):
+    if end is None or not words or not naming_word(words[0]):
         return None  # it asks first, or names without a mark where its naming ends
     topic = fold_words(question.expanded[: end.start()])
     if not 2 <= len(topic) <= TOPIC_WORDS:
@@ -316,13 +312,13 @@ def _before_title(
         owner, colon, _ = (result.heading_path[-1] if result.heading_path else "").partition(":")
         if not colon:
             continue  # an entry's own title: a word before it as often describes it ("flying lion thing")
-        heading = {w for w in fold_words(_BRACKETED.sub(" ", owner)) if _content(w)}
+        heading = {w for w in fold_words(_BRACKETED.sub(" ", owner)) if naming_word(w)}
         at = [i for i, w in enumerate(topic) if any(akin(w, h) for h in heading)]
         if not at or min(at) == 0:
             continue
         word = topic[min(at) - 1]
         if (
-            _content(word)
+            naming_word(word)
             and word not in _LOOSE
             and word not in _DEGREE
             and word not in FIELD_WORDS

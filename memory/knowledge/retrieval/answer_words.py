@@ -11,7 +11,7 @@ from collections.abc import Collection, Sequence
 from canon.number_words import CARDINALS, ORDINALS, TENS
 from memory import fulltext
 from memory.knowledge.glossary import RELATED
-from memory.knowledge.question import CHATTER, GENERIC, without_how
+from memory.knowledge.question import CHATTER, FILLER, GENERIC, without_how
 from memory.knowledge.retrieval.passage_sentences import (
     EXAMPLE_OPENS,
     examples,
@@ -35,6 +35,7 @@ __all__ = [
     "kind_line",
     "labelled_sentences",
     "names_in",
+    "naming_word",
     "related_said",
     "same_start",
     "same_word",
@@ -148,6 +149,17 @@ def _rank(word: str) -> str | None:
 def is_number(word: str) -> bool:
     """Return whether a folded word is a number, in figures or words, or an ordinal ("3", "three", "3rd")."""
     return _rank(word) is not None
+
+
+def naming_word(word: str) -> bool:
+    """Return whether a folded word may name a thing: no letter alone, little word, chatter, filler nor number."""
+    return (
+        len(word) > 1
+        and word not in fulltext.STOPWORDS
+        and word not in CHATTER
+        and word not in FILLER
+        and not is_number(word)
+    )
 
 
 _VOWELS = frozenset("aeiou")

@@ -17,15 +17,16 @@ from memory.knowledge.models import LoreResult
 from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer_words import fold_words, has_word
 
-__all__ = ["quality_labels"]
+__all__ = ["asks_nothing_else", "quality_labels"]
 
 #: Passages whose fields' labels are read.
 PASSAGES_READ = 6
 #: Comparatives and the words of the labels of the quantity each weighs.
 COMPARATIVES: dict[str, tuple[str, ...]] = {
-    "stronger": ("damage", "attack", "strength", "power"),
-    "weaker": ("damage", "attack", "strength", "power"),
-    "deadlier": ("damage",),
+    "stronger": ("damage", "attack", "strength", "power", "challenge"),
+    "weaker": ("damage", "attack", "strength", "power", "challenge"),
+    "deadlier": ("damage", "challenge"),
+    "dangerous": ("challenge", "damage"),
     "harder": ("damage",),
     "cheaper": ("cost", "price"),
     "pricier": ("cost", "price"),
@@ -35,6 +36,8 @@ COMPARATIVES: dict[str, tuple[str, ...]] = {
     "tougher": ("wounds", "hit", "health", "armour", "armor", "defence", "defense"),
     "heavier": ("weight",),
     "lighter": ("weight",),
+    "longer": ("duration", "length"),
+    "shorter": ("duration", "length"),
     "farther": ("range",),
     "further": ("range",),
 }
@@ -44,12 +47,39 @@ _PLAIN = frozenset(
 )
 
 
-def quality_labels(question: Question, results: Sequence[LoreResult]) -> list[str]:
-    """Return the labels (folded) a comparison naming no field may weigh, the likeliest first."""
+#: Words that set two things side by side and ask nothing of them.
+_SIDE_BY_SIDE = frozenset(
+    {
+        "difference",
+        "differences",
+        "differ",
+        "different",
+        "compare",
+        "compared",
+        "comparison",
+        "between",
+        "whats",
+    }
+)
+
+
+def _said(question: Question) -> list[str]:
+    """Return the words of a comparison besides its parts' and the words of any comparison."""
     named = {w for part in question.parts for w in part}
-    said = [
+    return [
         w for w in fold_words(question.expanded) if w not in STOPWORDS and w not in _PLAIN and w not in named
     ]
+
+
+def asks_nothing_else(question: Question) -> bool:
+    """Return whether a comparison asks nothing of its parts but to be set side by side ("A vs B", "the
+    difference between A and B"), not a quality in words of its own ("which heals more")."""
+    return all(w in _SIDE_BY_SIDE for w in _said(question))
+
+
+def quality_labels(question: Question, results: Sequence[LoreResult]) -> list[str]:
+    """Return the labels (folded) a comparison naming no field may weigh, the likeliest first."""
+    said = _said(question)
     wanted = set(said) | {w for word in said for w in COMPARATIVES.get(word, ())}
     if not wanted:
         return []

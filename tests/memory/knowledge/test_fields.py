@@ -190,7 +190,6 @@ def test_a_field_of_two_things_set_side_by_side_is_a_comparison(
     "question",
     [
         "compare the Reeve and the Warden",
-        "is there a difference between elves and dwarves",
         "cost of a rapier",
         # "vs" with no field the table's words know is a game's jargon as often ("a save vs the Warden's gaze").
         "what is the save vs the Warden's gaze",

@@ -59,7 +59,11 @@ async def test_a_comparison_lists_the_readable_sources_and_reads_the_calendar_on
     answer = await service.ask(campaign, COMPARED, viewer=Viewer.PLAYER, record=False)
 
     assert "84" in said(answer) and "59" in said(answer)
-    assert len(searches) == 3  # the whole question, then each part on its own
+    # The whole question, then each part on its own; no line holds "hit points" as a field, so each part is asked
+    # on its own too (`ask_compared`), and both are said, each cited.
+    assert answer.reply is not None and answer.reply.known
+    assert "59 hit points" in answer.reply.text and "84 hit points" in answer.reply.text
+    assert len(searches) == 5
     assert len(listings) == 1 and len(calendars) == 1
     # The next question, nothing written since, reads neither again; the GM's reads are theirs.
     await service.ask(campaign, COMPARED, viewer=Viewer.PLAYER, record=False)
