@@ -18,7 +18,7 @@ from memory.knowledge.models import CanonFact, LoreResult
 from memory.knowledge.question import Question
 from memory.knowledge.retrieval.answer import numbered
 from memory.knowledge.retrieval.answer_first import akin
-from memory.knowledge.retrieval.answer_words import fold_words, same_word
+from memory.knowledge.retrieval.answer_words import fold_words, has_word, same_word
 from memory.knowledge.retrieval.compared_quality import asks_nothing_else, quality_labels
 from memory.knowledge.retrieval.field_answer import FieldHit, field_answers
 
@@ -84,10 +84,11 @@ def comparison(
     if hits is None and not question.fields:
         # "greataxe vs greatsword", "the difference between a longsword and a greatsword": no field asked nor
         # weighed, each part's entry said at a glance; else a line each part names ("X's bite or Y's bite").
-        glanced = glance(question, facts, results) if asks_nothing_else(question) else None
-        if glanced is not None:
-            return glanced
         hits = _each_part(question, facts, results)
+        if not _label_asked(question, hits) and asks_nothing_else(question):
+            glanced = glance(question, facts, results)
+            if glanced is not None:
+                return glanced
     if hits is None:
         return None
     answer = from_fields(hits, citations)
@@ -109,6 +110,15 @@ def comparison(
                 text = f"{'Yes' if chosen is hits[0] else 'No'}: {text}"
             answer = answer.model_copy(update={"text": text})
     return answer
+
+
+def _label_asked(question: Question, hits: Sequence[FieldHit] | None) -> bool:
+    """Tell whether both parts' lines are of one label the question says ("compare the hull points of A and B")."""
+    labels = {h.field.label.casefold() for h in hits or ()}
+    if len(labels) != 1:
+        return False
+    said = set(fold_words(question.expanded))
+    return all(has_word(said, w) for w in fold_words(labels.pop()))
 
 
 #: How many of an entry's short fields (after its kind) say it at a glance, and how long a short one is.
