@@ -24,9 +24,7 @@ their headings or text, an ending, a typo or the books' own word apart), or None
    noun it ends with (`answer_owned`);
 7. a thing named with its kind ("the hex spell", "the oath of vengeance"): the passages quoted must hold a word of
    its name (`answer_kind_named`);
-8. an entry the question names by its whole title, answered by a sibling entry's passage (the Ancient Green Dragon's
-   line for the young one's): not about what was asked (`answer_sibling`);
-9. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
+8. the field asked of a thing a table's row answers whole ("how heavy is the cart" answered by its row of a table of
    prices): a column, a cell or the passage must say that field, by name, a word read as it or its unit ("Mass
    (kg)", "12 kg"; `answer_rows.row_unsaid`).
 `supported` answers "nothing known" in place of an answer quoting such passages. An answer quoting canon facts
@@ -50,7 +48,6 @@ from memory.knowledge.retrieval.answer_kind_named import kind_unheld
 from memory.knowledge.retrieval.answer_owned import owned_unheld
 from memory.knowledge.retrieval.answer_rows import row_unsaid
 from memory.knowledge.retrieval.answer_scope import AMOUNT_ASKED, held_long
-from memory.knowledge.retrieval.answer_sibling import sibling_named
 from memory.knowledge.retrieval.answer_words import (
     fold_words,
     is_number,
@@ -394,7 +391,6 @@ def unsupported(
         or _of_name(words, held.seen, held, folded_common)
         or _after_title(question, quoted, held, asking, folded_common)
         or _before_title(question, quoted, held, folded_common)
-        or sibling_named(question, results, quoted)
     )
 
 

@@ -1,7 +1,7 @@
 """Abstaining where a question names what no source holds beside what one does: a made-up trait of a real
 creature, a price the books never give, another kind of a thing ("lair actions" of a creature whose entry has
-only legendary ones), a count said as "a few", an entry named whole answered by its sibling's line, a
-thing named with its kind ("the hex spell") its passage never holds.
+only legendary ones), a count said as "a few", a thing named with its kind ("the hex spell") its passage never
+holds.
 Written on a marsh bestiary laid out unlike the SRD (traits as a definition list)."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from memory.knowledge.question import analyse
 from memory.knowledge.retrieval.answer_holds import holds_asked
 from memory.knowledge.retrieval.answer_kind_named import kind_unheld
 from memory.knowledge.retrieval.answer_owned import owned_unheld
-from memory.knowledge.retrieval.answer_sibling import sibling_named
 from memory.knowledge.retrieval.answer_step import reply
 from memory.knowledge.retrieval.answer_supported import supported, unsupported
 from memory.knowledge.retrieval.answer_unknown import another_kind
@@ -127,36 +126,6 @@ def test_a_few_is_no_number_asked() -> None:
         ("Wisps live ninety years.", True),
     ):
         assert holds_asked("how many years do wisps live", [], [WISPS], _quoting(text)) is held, text
-
-
-def _beast(name: str, trait: str, chunk_id: int) -> LoreResult:
-    return passage(
-        f"## {name}\n\nLarge beast. Guard 13.\n\n{trait}", "Marsh Bestiary", name, chunk_id=chunk_id
-    )
-
-
-ELDER_TOAD = _beast(
-    "Elder Bog Toad", "Croak of Dread\n: Each creature within 60 ft. must succeed on a DC 15 save.", 51
-)
-YOUNG_TOAD = _beast("Young Bog Toad", "Sticky Tongue\n: The toad pulls a Small creature 10 ft.", 52)
-BOG_TOAD = _beast("Bog Toad", "Sticky Tongue\n: The toad pulls a Tiny creature 5 ft.", 53)
-
-
-def test_an_entry_named_whole_is_not_answered_by_its_siblings_line() -> None:
-    said = _quoting("Croak of Dread: Each creature within 60 ft. must succeed on a DC 15 save.")
-    found = [ELDER_TOAD, YOUNG_TOAD]
-    question = analyse("what's the DC of a young bog toad's croak of dread")
-    assert sibling_named(question, found, [ELDER_TOAD]) == "Young Bog Toad"
-    assert not supported(question, [], found, said).known
-    # Named by its own title ("elder bog toad"), or by words of no sibling's whole title: the line stands.
-    assert (
-        sibling_named(analyse("what's the DC of an elder bog toad's croak of dread"), found, [ELDER_TOAD])
-        is None
-    )
-    assert sibling_named(analyse("bog toad croak of dread dc"), [ELDER_TOAD, BOG_TOAD], [ELDER_TOAD]) is None
-    # A question describing what it asks may use a sibling's words.
-    described = analyse("which toad has a croak that frightens, bigger than a young bog toad")
-    assert sibling_named(described, found, [ELDER_TOAD]) is None
 
 
 def test_a_name_after_an_owner_ends_at_a_comma() -> None:
